@@ -1,0 +1,1 @@
+//! sbl-instrument: boot image inspection and instrumentation.
