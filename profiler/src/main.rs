@@ -1,1 +1,55 @@
-fn main() {}
+//! `perfguide`: measure how an embedded Linux board boots and how fast the booted image runs.
+//!
+//! A thin CLI over the `perfguide` library (probe-rs style): argument parsing and error
+//! reporting live here, the work in the library modules.
+
+use clap::{Parser, Subcommand};
+use perfguide::cmd;
+use std::process::ExitCode;
+
+/// Boot-time and performance profiler for embedded Linux boards.
+///
+/// Typical flow: `perfguide image build` (QEMU reference board), `perfguide boot-loop` to
+/// power-cycle a board N times with host-timestamped console capture, `perfguide parse` to break
+/// any console log into stages, `perfguide report` to write the Performance Guide.
+#[derive(Parser)]
+#[command(name = "perfguide", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Break console logs into boot stages (ROM, SBL, SYSFW, SPL, TF-A, U-Boot, kernel,
+    /// userspace) and print the table or the `perfguide/boot-log/v1` JSON.
+    Parse(cmd::parse::ParseArgs),
+    /// List the board profiles built into perfguide.
+    Boards(cmd::boards::BoardsArgs),
+    /// Build or inspect boot images (the QEMU reference image with `image build`).
+    #[command(subcommand)]
+    Image(cmd::image::ImageCommand),
+    /// Power-cycle a board N times, capturing the console with host timestamps, and break
+    /// every boot into stages.
+    BootLoop(cmd::bootloop::BootLoopArgs),
+    /// Write the Performance Guide of a run directory.
+    Report(cmd::report::ReportArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse(a) => cmd::parse::run(a),
+        Command::Boards(a) => cmd::boards::run(a),
+        Command::Image(a) => cmd::image::run(a),
+        Command::BootLoop(a) => cmd::bootloop::run(a),
+        Command::Report(a) => cmd::report::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("perfguide: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

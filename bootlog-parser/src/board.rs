@@ -1,0 +1,218 @@
+//! Board profiles: which boot stages a board has and how its console says it is ready.
+//!
+//! Profiles are data (`images/boards/<board>.toml`, espflash-style), embedded at build time so
+//! the parser stays pure. The profiler reads the same files for the console and power sections;
+//! this struct keeps only what the log grammar needs and ignores the rest.
+
+use crate::model::StageId;
+use serde::Deserialize;
+
+/// What the parser needs to know about a board.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardProfile {
+    /// Profile id, e.g. `j721e-evm`.
+    pub name: String,
+    /// One line for people.
+    #[serde(default)]
+    pub description: String,
+    /// SoC family, for reports.
+    #[serde(default)]
+    pub soc: String,
+    /// The stages this board has, in boot order.
+    pub stages: Vec<StageId>,
+    /// The stage a `U-Boot SPL` banner opens when no TF-A was seen yet in this boot:
+    /// `r5-spl` on TI K3 (the R5 runs the first SPL), `a-spl` elsewhere.
+    #[serde(default = "default_first_spl")]
+    pub first_spl: StageId,
+    /// Regex for the line that ends a boot (the board is ready). Default: a login prompt.
+    #[serde(default)]
+    pub ready: Option<String>,
+    /// Extra patterns that open a stage, for boards whose firmware prints something the
+    /// built-in grammar does not know.
+    #[serde(default)]
+    pub markers: Vec<Marker>,
+    /// Console settings (read by the profiler).
+    #[serde(default)]
+    pub console: Option<toml::Value>,
+    /// Power control settings (read by the profiler).
+    #[serde(default)]
+    pub power: Option<toml::Value>,
+    /// QEMU settings (read by the profiler).
+    #[serde(default)]
+    pub qemu: Option<toml::Value>,
+    /// Image build settings (read by the profiler).
+    #[serde(default)]
+    pub image: Option<toml::Value>,
+}
+
+/// A board-specific line pattern that opens a stage.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Marker {
+    /// The stage the line opens.
+    pub stage: StageId,
+    /// A regex matched against the line text (after host timestamps are stripped).
+    pub pattern: String,
+}
+
+fn default_first_spl() -> StageId {
+    StageId::ASpl
+}
+
+/// Errors reading a board profile.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardError {
+    /// The TOML is malformed or has unknown keys.
+    #[error("board profile {name}: {source}")]
+    Toml {
+        /// Profile name or path.
+        name: String,
+        /// The TOML error (it names the line and column).
+        source: toml::de::Error,
+    },
+    /// A regex in the profile does not compile.
+    #[error("board profile {name}: bad pattern {pattern:?}: {source}")]
+    Pattern {
+        /// Profile name or path.
+        name: String,
+        /// The offending pattern.
+        pattern: String,
+        /// Why it does not compile.
+        source: regex::Error,
+    },
+    /// No built-in profile has this name.
+    #[error("unknown board {0:?}; known boards: {known}", known = BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))]
+    Unknown(String),
+}
+
+/// Built-in profiles: `(name, TOML text)`, from `images/boards/`.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("generic", include_str!("../../images/boards/generic.toml")),
+    (
+        "qemu-arm64",
+        include_str!("../../images/boards/qemu-arm64.toml"),
+    ),
+    (
+        "j721e-evm",
+        include_str!("../../images/boards/j721e-evm.toml"),
+    ),
+    (
+        "j7200-evm",
+        include_str!("../../images/boards/j7200-evm.toml"),
+    ),
+    (
+        "j784s4-evm",
+        include_str!("../../images/boards/j784s4-evm.toml"),
+    ),
+    (
+        "am62xx-evm",
+        include_str!("../../images/boards/am62xx-evm.toml"),
+    ),
+    (
+        "am62dxx-evm",
+        include_str!("../../images/boards/am62dxx-evm.toml"),
+    ),
+    (
+        "am64xx-evm",
+        include_str!("../../images/boards/am64xx-evm.toml"),
+    ),
+    (
+        "am335x-evm",
+        include_str!("../../images/boards/am335x-evm.toml"),
+    ),
+    (
+        "beaglebone",
+        include_str!("../../images/boards/beaglebone.toml"),
+    ),
+    (
+        "raspberrypi4",
+        include_str!("../../images/boards/raspberrypi4.toml"),
+    ),
+];
+
+impl BoardProfile {
+    /// Parses a profile from TOML text; `name` is used in error messages (a path or an id).
+    pub fn from_toml_str(name: &str, text: &str) -> Result<Self, BoardError> {
+        let p: BoardProfile = toml::from_str(text).map_err(|source| BoardError::Toml {
+            name: name.to_string(),
+            source,
+        })?;
+        let mut pats: Vec<&str> = p.markers.iter().map(|m| m.pattern.as_str()).collect();
+        if let Some(r) = &p.ready {
+            pats.push(r);
+        }
+        for pattern in pats {
+            regex::Regex::new(pattern).map_err(|source| BoardError::Pattern {
+                name: name.to_string(),
+                pattern: pattern.to_string(),
+                source,
+            })?;
+        }
+        Ok(p)
+    }
+
+    /// A built-in profile by name (`generic` when the user gives none).
+    pub fn builtin(name: &str) -> Result<Self, BoardError> {
+        let (_, text) = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| BoardError::Unknown(name.to_string()))?;
+        Self::from_toml_str(name, text)
+    }
+
+    /// The generic U-Boot + Linux profile.
+    pub fn generic() -> Self {
+        Self::builtin("generic").expect("the built-in generic profile is valid")
+    }
+
+    /// Whether this board has the stage.
+    pub fn has_stage(&self, id: StageId) -> bool {
+        self.stages.contains(&id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_profile_loads() {
+        for (name, _) in BUILTIN {
+            let p = BoardProfile::builtin(name).unwrap();
+            assert_eq!(&p.name, name, "profile file name and `name` key differ");
+            assert!(!p.stages.is_empty());
+            let mut sorted = p.stages.clone();
+            sorted.sort();
+            assert_eq!(sorted, p.stages, "{name}: stages are not in boot order");
+        }
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_naming_the_line() {
+        let e = BoardProfile::from_toml_str(
+            "x.toml",
+            "name = \"x\"\nstages = [\"uboot\"]\nbogus = 1\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("x.toml") && e.contains("bogus") && e.contains("line 3"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_regex_is_an_error() {
+        let e =
+            BoardProfile::from_toml_str("x", "name = \"x\"\nstages = [\"uboot\"]\nready = \"(\"\n")
+                .unwrap_err();
+        assert!(matches!(e, BoardError::Pattern { .. }));
+    }
+
+    #[test]
+    fn unknown_board_lists_known_ones() {
+        let e = BoardProfile::builtin("nope").unwrap_err().to_string();
+        assert!(e.contains("j721e-evm"), "{e}");
+    }
+}
