@@ -1,11 +1,33 @@
 //! bootlog-parser: bytes of a console log in, a typed boot timeline out.
 //!
 //! Pure: no files, no processes, no clocks. The log grammar is written with nom, one module per
-//! boot component (`uboot.rs`, `sbl.rs`, `linux.rs`, ...); `timeline.rs` assembles the events
-//! into [`model::Boot`]s and `stats.rs` summarises many boots.
+//! boot component (`uboot.rs`, `sbl.rs`, `linux.rs`, ...); `timeline.rs` assembles the lines
+//! into [`model::Boot`]s, splitting logs that hold several boots, and `stats.rs` summarises
+//! many boots.
+//!
+//! ```
+//! use bootlog_parser::{parse_bytes, BoardProfile, StageId};
+//! let log = b"U-Boot 2024.01 (Jan 01 2024)\nStarting kernel ...\n[    0.000000] Booting Linux\nbox login: \n";
+//! let boots = parse_bytes(log, &BoardProfile::generic());
+//! assert!(boots[0].complete);
+//! assert!(boots[0].stage(StageId::Uboot).is_some());
+//! ```
 
 pub mod board;
+pub mod hoststamp;
+pub mod lines;
+pub mod linux;
 pub mod model;
+pub mod optee;
+pub mod rpi;
+pub mod sbl;
+pub mod stats;
+pub mod sysfw;
+pub mod systemd;
+pub mod tfa;
+pub mod timeline;
+pub mod uboot;
 
 pub use board::BoardProfile;
 pub use model::{Boot, Clock, Stage, StageId};
+pub use timeline::{parse_bytes, Parser};

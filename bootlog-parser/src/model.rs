@@ -110,6 +110,9 @@ pub struct Stage {
     /// 1-based line of the log where the stage was first seen.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub line: Option<u64>,
+    /// Console bytes printed during the stage (at 115200 baud each costs ~87 µs).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub console_bytes: Option<u64>,
 }
 
 /// One step of a TI SBL profile (PDK `SBL_printProfileLog` or MCU+ `[BOOTLOADER PROFILE]`).
@@ -303,6 +306,10 @@ pub struct Boot {
     /// Error lines from the boot chain (`### ERROR ###`, panics, failed boot devices).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub errors: Vec<String>,
+    /// Offset of the printk clock on the host clock: the minimum of `host - printk` over the
+    /// kernel lines (what is above it is console latency).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub printk_offset_s: Option<f64>,
     /// Things the parser could not tell, or doubts.
     pub warnings: Vec<String>,
 }

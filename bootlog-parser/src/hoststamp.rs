@@ -1,0 +1,292 @@
+//! Host timestamp layers that capture tools put in front of console lines.
+//!
+//! Recognised, outermost first: LAVA `log.yaml` lines, grabserial `-t` (`[abs delta] `, also the
+//! project's raw capture format) and `-T` (`[HH:MM:SS.ffffff] `), minicom / picocom / tio wall
+//! clocks (`[YYYY-MM-DD HH:MM:SS.mmm] `), syslog `<n>` levels, and the Raspberry Pi firmware's
+//! own stamps (`MESS:hh:mm:ss.us:N:`, `NNNNNN.NNN:`), which are a target clock.
+
+use nom::{
+    bytes::complete::take_while_m_n,
+    character::complete::{char, digit1, space0, space1},
+    combinator::{opt, recognize},
+    sequence::tuple,
+    IResult,
+};
+use std::borrow::Cow;
+
+/// Which host clock a stamp is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostScale {
+    /// Seconds since capture start or power-on (grabserial `-t`, raw capture).
+    Relative,
+    /// Wall clock, seconds since 1970 (minicom, LAVA) or since midnight (grabserial `-T`).
+    Wall,
+}
+
+/// One console record: a line, or a part of one when a capture glued two records together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record<'a> {
+    /// 1-based input line.
+    pub line: u64,
+    /// Host time of the record, if the capture stamped it.
+    pub host_s: Option<f64>,
+    /// The scale of `host_s`.
+    pub scale: HostScale,
+    /// A firmware stamp (Raspberry Pi `MESS:`), target clock, seconds.
+    pub fw_s: Option<f64>,
+    /// The console text with every stamp layer removed.
+    pub text: Cow<'a, str>,
+}
+
+/// What [`strip`] found in front of a line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Layer<'a> {
+    /// No host layer; the text as given.
+    None(&'a str),
+    /// A host stamp and the rest of the text.
+    Host(f64, HostScale, &'a str),
+    /// A LAVA line: its stamp and its message (already unescaped), or `None` for LAVA's own
+    /// (non-console) messages.
+    Lava(Option<f64>, Option<String>),
+}
+
+fn frac(i: &str) -> IResult<&str, &str> {
+    recognize(tuple((digit1, opt(tuple((char('.'), digit1))))))(i)
+}
+
+fn num(s: &str) -> f64 {
+    s.parse().unwrap_or(0.0)
+}
+
+/// `[abs delta]` (grabserial -t, raw capture).
+fn grabserial_t(i: &str) -> IResult<&str, f64> {
+    let (i, (_, _, abs, _, _delta, _)) =
+        tuple((char('['), space0, frac, space1, frac, char(']')))(i)?;
+    Ok((i, num(abs)))
+}
+
+fn two(i: &str) -> IResult<&str, u32> {
+    let (i, d) = take_while_m_n(2, 2, |c: char| c.is_ascii_digit())(i)?;
+    Ok((i, d.parse().unwrap_or(0)))
+}
+
+/// `HH:MM:SS(.frac)` -> seconds since midnight.
+fn clock_time(i: &str) -> IResult<&str, f64> {
+    let (i, (h, _, m, _, s, f)) = tuple((
+        two,
+        char(':'),
+        two,
+        char(':'),
+        two,
+        opt(tuple((char('.'), digit1))),
+    ))(i)?;
+    let fr = f.map(|(_, d)| num(&format!("0.{d}"))).unwrap_or(0.0);
+    Ok((i, (h * 3600 + m * 60 + s) as f64 + fr))
+}
+
+/// `YYYY-MM-DD` -> days since 1970-01-01.
+fn date(i: &str) -> IResult<&str, i64> {
+    let (i, (y, _, m, _, d)) = tuple((
+        take_while_m_n(4, 4, |c: char| c.is_ascii_digit()),
+        char('-'),
+        two,
+        char('-'),
+        two,
+    ))(i)?;
+    Ok((i, days_from_civil(y.parse().unwrap_or(1970), m, d)))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// `YYYY-MM-DD[ T]HH:MM:SS(.frac)` -> seconds since 1970 (time zone ignored: only differences
+/// matter).
+pub fn wall_time(i: &str) -> IResult<&str, f64> {
+    let (i, (d, _, t)) = tuple((date, nom::branch::alt((char(' '), char('T'))), clock_time))(i)?;
+    Ok((i, d as f64 * 86400.0 + t))
+}
+
+/// `[YYYY-MM-DD HH:MM:SS.mmm]` (minicom, picocom, tio) or `[HH:MM:SS.ffffff( delta)]`
+/// (grabserial -T).
+fn wall_bracket(i: &str) -> IResult<&str, f64> {
+    let (i, _) = char('[')(i)?;
+    let (i, t) = nom::branch::alt((wall_time, clock_time))(i)?;
+    let (i, _) = opt(tuple((space1, frac)))(i)?;
+    let (i, _) = char(']')(i)?;
+    Ok((i, t))
+}
+
+/// Strips one host layer from the front of a line (after leading blanks).
+pub fn strip(text: &str) -> Layer<'_> {
+    let t = text.trim_start();
+    let Some(&first) = t.as_bytes().first() else {
+        return Layer::None(text);
+    };
+    if first == b'[' {
+        // The first digit after `[` and optional blanks tells a host stamp from printk.
+        if let Ok((rest, abs)) = grabserial_t(t) {
+            return Layer::Host(abs, HostScale::Relative, rest.strip_prefix(' ').unwrap_or(rest));
+        }
+        if let Ok((rest, w)) = wall_bracket(t) {
+            return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
+        }
+    } else if first == b'-' && t.starts_with("- {") {
+        if let Some(l) = lava(t) {
+            return l;
+        }
+    }
+    Layer::None(text)
+}
+
+#[derive(serde::Deserialize)]
+struct LavaLine {
+    dt: Option<String>,
+    lvl: Option<String>,
+    msg: serde_json::Value,
+}
+
+/// A LAVA `log.yaml` line: `- {"dt": "...", "lvl": "target", "msg": "..."}`.
+fn lava(t: &str) -> Option<Layer<'static>> {
+    let body = t.strip_prefix("- ")?.trim_end();
+    let l: LavaLine = serde_json::from_str(body).ok()?;
+    let dt = l.dt.as_deref().and_then(|d| wall_time(d).ok()).map(|(_, s)| s);
+    let console = matches!(l.lvl.as_deref(), Some("target") | Some("feedback"));
+    let msg = match l.msg {
+        serde_json::Value::String(s) if console => Some(s),
+        _ => None,
+    };
+    Some(Layer::Lava(dt, msg))
+}
+
+/// A syslog priority `<n>` in front of a kernel line.
+pub fn strip_syslog(text: &str) -> &str {
+    let b = text.as_bytes();
+    if b.first() == Some(&b'<') {
+        if let Some(end) = b.iter().take(5).position(|&c| c == b'>') {
+            if end > 1 && b[1..end].iter().all(u8::is_ascii_digit) {
+                return &text[end + 1..];
+            }
+        }
+    }
+    text
+}
+
+/// Raspberry Pi firmware stamps: `MESS:hh:mm:ss.us:N:` (start4.elf) or `NNNNNN.NNN: `
+/// (bootcode / EEPROM debug). Returns the firmware time and the rest.
+pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
+    if let Some(rest) = text.strip_prefix("MESS:") {
+        let (rest, t) = clock_time(rest).ok()?;
+        let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
+        return Some((t, rest.strip_prefix(' ').unwrap_or(rest)));
+    }
+    let b = text.as_bytes();
+    if b.len() > 11 && b[0].is_ascii_digit() {
+        let (rest, (a, _, f, _)) = tuple((
+            take_while_m_n::<_, _, ()>(6, 6, |c: char| c.is_ascii_digit()),
+            char('.'),
+            take_while_m_n(3, 3, |c: char| c.is_ascii_digit()),
+            char(':'),
+        ))(text)
+        .ok()?;
+        return Some((num(&format!("{a}.{f}")), rest.strip_prefix(' ').unwrap_or(rest)));
+    }
+    None
+}
+
+/// Splits a grabserial `-t` line that holds several glued records
+/// (`Trying to boot from MMC1[0.262093 0.038996] Expected ...`) into its parts.
+/// Returns `(text_before, Some((abs, rest)))` when a stamp is found inside the text.
+pub fn split_glued(text: &str) -> Option<(&str, f64, &str)> {
+    let mut from = 0;
+    while let Some(p) = text[from..].find('[') {
+        let at = from + p;
+        if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
+            // A printk `[    0.090111]` has no delta, so it never matches here.
+            return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
+        }
+        from = at + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grabserial_t_and_raw_capture() {
+        assert_eq!(
+            strip("[0.217195 0.000460] U-Boot SPL 2017.09"),
+            Layer::Host(0.217195, HostScale::Relative, "U-Boot SPL 2017.09")
+        );
+        assert_eq!(strip("        [0.000002 0.000002]"), Layer::Host(0.000002, HostScale::Relative, ""));
+    }
+
+    #[test]
+    fn printk_is_not_a_host_stamp() {
+        assert_eq!(strip("[    0.090111] dmi: x"), Layer::None("[    0.090111] dmi: x"));
+    }
+
+    #[test]
+    fn minicom_wall_clock() {
+        match strip("[2024-03-29 11:52:40.318] NOTICE:  BL31: v2.10.0") {
+            Layer::Host(t, HostScale::Wall, rest) => {
+                assert_eq!(rest, "NOTICE:  BL31: v2.10.0");
+                let day = days_from_civil(2024, 3, 29) as f64 * 86400.0;
+                assert!((t - day - (11.0 * 3600.0 + 52.0 * 60.0 + 40.318)).abs() < 1e-6);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11017);
+    }
+
+    #[test]
+    fn grabserial_systime() {
+        match strip("[12:00:01.500000] x") {
+            Layer::Host(t, HostScale::Wall, "x") => assert!((t - 43201.5).abs() < 1e-9),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn lava_lines() {
+        let l = r#"- {"dt": "2024-01-02T03:04:05.250000", "lvl": "target", "msg": "U-Boot 2024.01 (x)"}"#;
+        match strip(l) {
+            Layer::Lava(Some(_), Some(m)) => assert_eq!(m, "U-Boot 2024.01 (x)"),
+            other => panic!("{other:?}"),
+        }
+        let info = r#"- {"dt": "2024-01-02T03:04:05.250000", "lvl": "info", "msg": "start: 1 x"}"#;
+        assert!(matches!(strip(info), Layer::Lava(Some(_), None)));
+    }
+
+    #[test]
+    fn syslog_and_rpi() {
+        assert_eq!(strip_syslog("<6>[    1.0] x"), "[    1.0] x");
+        assert_eq!(strip_syslog("<abc>"), "<abc>");
+        let (t, rest) = strip_rpi("MESS:00:00:08.746506:0:[    0.000000] Booting Linux").unwrap();
+        assert!((t - 8.746506).abs() < 1e-9);
+        assert_eq!(rest, "[    0.000000] Booting Linux");
+        let (t, rest) = strip_rpi("000123.456: boot mode").unwrap();
+        assert!((t - 123.456).abs() < 1e-9);
+        assert_eq!(rest, "boot mode");
+        assert!(strip_rpi("2021.01 x").is_none());
+    }
+
+    #[test]
+    fn glued_records() {
+        let (a, t, b) =
+            split_glued("Trying to boot from MMC1[0.262093 0.038996] Expected Linux image").unwrap();
+        assert_eq!((a, b), ("Trying to boot from MMC1", "Expected Linux image"));
+        assert!((t - 0.262093).abs() < 1e-9);
+        assert!(split_glued("[    0.090111] dmi: x").is_none());
+    }
+}

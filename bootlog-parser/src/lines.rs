@@ -1,0 +1,293 @@
+//! Line hygiene: raw console bytes into numbered text lines.
+//!
+//! Serial consoles end lines with LF, CRLF, LF+CR or a lone CR, mix in ANSI escapes, backspaces,
+//! NULs and bytes that are not UTF-8. [`LineSplitter`] cuts lines (streaming, any chunking) and
+//! [`clean`] turns one line into text: escapes removed, backspaces applied, other control bytes
+//! dropped, tabs kept, invalid UTF-8 kept as `\xNN` so nothing is lost silently.
+
+use std::borrow::Cow;
+
+/// Lines longer than this are cut into pieces of this size (with a warning).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Splits a byte stream into lines; feed it chunks of any size.
+#[derive(Debug, Default)]
+pub struct LineSplitter {
+    buf: Vec<u8>,
+    line_no: u64,
+    /// The last byte consumed ended a line; its partner (CR after LF, LF after CR) is swallowed.
+    after: Option<u8>,
+    /// Lines that were cut because they exceeded [`MAX_LINE`].
+    pub long_lines: Vec<u64>,
+}
+
+impl LineSplitter {
+    /// A splitter whose first line is line 1.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Consumes a chunk and calls `out(line_no, bytes)` for every complete line in it.
+    pub fn feed(&mut self, mut chunk: &[u8], out: &mut impl FnMut(u64, &[u8])) {
+        if let Some(prev) = self.after.take() {
+            if let Some(&b) = chunk.first() {
+                if (prev == b'\n' && b == b'\r') || (prev == b'\r' && b == b'\n') {
+                    chunk = &chunk[1..];
+                }
+            } else {
+                self.after = Some(prev);
+                return;
+            }
+        }
+        while let Some(pos) = memchr2(b'\n', b'\r', chunk) {
+            let term = chunk[pos];
+            let body = &chunk[..pos];
+            self.line_no += 1;
+            if self.buf.is_empty() {
+                self.emit(body, out);
+            } else {
+                self.buf.extend_from_slice(body);
+                let buf = std::mem::take(&mut self.buf);
+                self.emit(&buf, out);
+                self.buf = buf;
+                self.buf.clear();
+            }
+            let mut next = pos + 1;
+            match chunk.get(next) {
+                Some(&b) if (term == b'\n' && b == b'\r') || (term == b'\r' && b == b'\n') => {
+                    next += 1
+                }
+                Some(_) => {}
+                None => self.after = Some(term),
+            }
+            chunk = &chunk[next..];
+        }
+        self.buf.extend_from_slice(chunk);
+        while self.buf.len() > MAX_LINE {
+            self.line_no += 1;
+            let rest = self.buf.split_off(MAX_LINE);
+            let head = std::mem::replace(&mut self.buf, rest);
+            self.long_lines.push(self.line_no);
+            out(self.line_no, &head);
+            // The remainder continues as a new (numbered) line piece.
+        }
+    }
+
+    /// Flushes the last line if the input did not end with a line break.
+    pub fn finish(&mut self, out: &mut impl FnMut(u64, &[u8])) {
+        if !self.buf.is_empty() {
+            self.line_no += 1;
+            let buf = std::mem::take(&mut self.buf);
+            self.emit(&buf, out);
+        }
+        self.after = None;
+    }
+
+    /// Number of lines emitted so far.
+    pub fn lines(&self) -> u64 {
+        self.line_no
+    }
+
+    fn emit(&mut self, body: &[u8], out: &mut impl FnMut(u64, &[u8])) {
+        if body.len() <= MAX_LINE {
+            out(self.line_no, body);
+            return;
+        }
+        let mut pieces = body.chunks(MAX_LINE).peekable();
+        while let Some(p) = pieces.next() {
+            self.long_lines.push(self.line_no);
+            out(self.line_no, p);
+            if pieces.peek().is_some() {
+                self.line_no += 1;
+            }
+        }
+    }
+}
+
+fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&c| c == a || c == b)
+}
+
+/// Whether a line is plain printable text that needs no cleaning.
+#[inline]
+fn is_plain(bytes: &[u8]) -> bool {
+    // A branch-free fold so the compiler can vectorise it.
+    let bad = bytes
+        .iter()
+        .fold(0u8, |acc, &b| acc | (((b < 0x20) & (b != b'\t')) | (b >= 0x7f)) as u8);
+    bad == 0
+}
+
+/// Turns one line of console bytes into text (see the module doc).
+pub fn clean(bytes: &[u8]) -> Cow<'_, str> {
+    if is_plain(bytes) {
+        // SAFETY-free: plain ASCII is valid UTF-8.
+        return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        if !s.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+            return Cow::Borrowed(s);
+        }
+    }
+    Cow::Owned(clean_slow(bytes))
+}
+
+fn clean_slow(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            0x1b => i = skip_escape(bytes, i),
+            0x9b => i = skip_csi(bytes, i + 1),
+            0x08 | 0x7f => {
+                out.pop();
+                i += 1;
+            }
+            b'\t' => {
+                out.push('\t');
+                i += 1;
+            }
+            0..=0x1f => i += 1,
+            0x20..=0x7e => {
+                out.push(b as char);
+                i += 1;
+            }
+            _ => {
+                let len = utf8_len(b);
+                match bytes.get(i..i + len).and_then(|s| std::str::from_utf8(s).ok()) {
+                    Some(s) if len > 1 => {
+                        out.push_str(s);
+                        i += len;
+                    }
+                    _ => {
+                        out.push_str(&format!("\\x{b:02x}"));
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => 1,
+    }
+}
+
+/// Skips an escape sequence starting at `bytes[i] == ESC`; returns the index after it.
+fn skip_escape(bytes: &[u8], i: usize) -> usize {
+    match bytes.get(i + 1) {
+        Some(b'[') => skip_csi(bytes, i + 2),
+        Some(b']') | Some(b'P') | Some(b'_') | Some(b'^') => {
+            // OSC / DCS / APC / PM: up to BEL or ST (ESC \).
+            let mut j = i + 2;
+            while j < bytes.len() {
+                if bytes[j] == 0x07 {
+                    return j + 1;
+                }
+                if bytes[j] == 0x1b && bytes.get(j + 1) == Some(&b'\\') {
+                    return j + 2;
+                }
+                j += 1;
+            }
+            j
+        }
+        Some(b'(') | Some(b')') | Some(b'#') => (i + 3).min(bytes.len()),
+        Some(_) => i + 2,
+        None => i + 1,
+    }
+}
+
+fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
+    while j < bytes.len() {
+        if (0x40..=0x7e).contains(&bytes[j]) {
+            return j + 1;
+        }
+        j += 1;
+    }
+    j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(chunks: &[&[u8]]) -> Vec<(u64, String)> {
+        let mut s = LineSplitter::new();
+        let mut v = Vec::new();
+        for c in chunks {
+            s.feed(c, &mut |n, b| v.push((n, String::from_utf8_lossy(b).into_owned())));
+        }
+        s.finish(&mut |n, b| v.push((n, String::from_utf8_lossy(b).into_owned())));
+        v
+    }
+
+    #[test]
+    fn line_endings() {
+        let want = vec![(1, "a".into()), (2, "b".into()), (3, "c".into()), (4, "d".into())];
+        assert_eq!(split(&[b"a\nb\nc\nd"]), want);
+        assert_eq!(split(&[b"a\r\nb\r\nc\r\nd\r\n"]), want);
+        assert_eq!(split(&[b"a\n\rb\n\rc\n\rd\n\r"]), want);
+        assert_eq!(split(&[b"a\rb\rc\rd\r"]), want);
+    }
+
+    #[test]
+    fn line_endings_split_across_chunks() {
+        let want = vec![(1, "a".into()), (2, "b".into()), (3, "".into()), (4, "c".into())];
+        assert_eq!(split(&[b"a\r", b"\nb\n", b"\r", b"\nc"]), want);
+        assert_eq!(split(&[b"a\n", b"\r", b"b\n\n", b"c"]), want);
+    }
+
+    #[test]
+    fn blank_lines_are_counted() {
+        assert_eq!(split(&[b"\n\nx\n"]).last().unwrap(), &(3, "x".to_string()));
+    }
+
+    #[test]
+    fn long_lines_are_cut_not_lost() {
+        let long = vec![b'x'; MAX_LINE * 2 + 10];
+        let mut s = LineSplitter::new();
+        let mut total = 0;
+        let mut n = 0;
+        s.feed(&long, &mut |_, b| {
+            total += b.len();
+            n += 1
+        });
+        s.feed(b"\nnext\n", &mut |_, b| {
+            total += b.len();
+            n += 1
+        });
+        assert_eq!(total, MAX_LINE * 2 + 10 + 4);
+        assert_eq!(n, 4);
+        assert_eq!(s.long_lines.len(), 2);
+    }
+
+    #[test]
+    fn ansi_escapes_are_removed() {
+        assert_eq!(clean(b"\x1b[1;32mOK\x1b[0m done"), "OK done");
+        assert_eq!(clean(b"\x1b]0;title\x07text"), "text");
+        assert_eq!(clean(b"\x1b(Bplain"), "plain");
+    }
+
+    #[test]
+    fn backspaces_are_applied() {
+        assert_eq!(clean(b"Hit any key to stop autoboot:  3\x08\x08\x08 2"), "Hit any key to stop autoboot: 2");
+    }
+
+    #[test]
+    fn nul_and_control_bytes_are_dropped_tabs_kept() {
+        assert_eq!(clean(b"\x00\x00U-Boot\x07 x\ty"), "U-Boot x\ty");
+    }
+
+    #[test]
+    fn invalid_utf8_is_escaped() {
+        assert_eq!(clean(b"ab\xffcd\xc3"), "ab\\xffcd\\xc3");
+        assert_eq!(clean("unit…".as_bytes()), "unit…");
+    }
+}

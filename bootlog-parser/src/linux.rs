@@ -1,0 +1,170 @@
+//! Linux grammar: printk timestamps, the boot banner, `Run /init`, initcall_debug lines, panics.
+
+use nom::{
+    bytes::complete::take_while1,
+    character::complete::{char, digit1, space0},
+    combinator::opt,
+    sequence::tuple,
+    IResult,
+};
+
+/// A printk line: its timestamp (seconds) and message.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Printk<'a> {
+    /// `[    1.962102]` in seconds.
+    pub ts: f64,
+    /// The message after the stamp (and an optional `[    T1]` caller id).
+    pub msg: &'a str,
+}
+
+fn stamp(i: &str) -> IResult<&str, f64> {
+    let (i, (_, _, s, _, us, _)) = tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
+    let whole: u64 = s.parse().unwrap_or(0);
+    let frac: f64 = format!("0.{us}").parse().unwrap_or(0.0);
+    Ok((i, whole as f64 + frac))
+}
+
+fn caller(i: &str) -> IResult<&str, ()> {
+    let (i, _) = tuple((
+        char('['),
+        space0,
+        nom::branch::alt((char('T'), char('C'))),
+        digit1,
+        char(']'),
+    ))(i)?;
+    Ok((i, ()))
+}
+
+/// Parses `[    1.962102] msg` (also with a `[    T1]` caller id).
+pub fn printk(t: &str) -> Option<Printk<'_>> {
+    if t.as_bytes().first() != Some(&b'[') {
+        return None;
+    }
+    let (rest, ts) = stamp(t).ok()?;
+    let (rest, _) = opt(caller)(rest).ok()?;
+    Some(Printk { ts, msg: rest.strip_prefix(' ').unwrap_or(rest) })
+}
+
+/// A kernel message the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KernelLine<'a> {
+    /// `Booting Linux on physical CPU ...`.
+    Booting,
+    /// `Uncompressing Linux... done, booting the kernel.` (zImage decompressor).
+    Uncompressing,
+    /// `Linux version 6.1.21-v8+ (...)`: the release.
+    Version(&'a str),
+    /// `Kernel command line: ...`.
+    CmdLine(&'a str),
+    /// `Machine model: ...`.
+    Machine(&'a str),
+    /// `Freeing unused kernel memory` / `image`: init is about to run.
+    FreeingUnused,
+    /// `Run /init as init process` (or `/sbin/init`): userspace begins.
+    RunInit(&'a str),
+    /// `calling  foo+0x0/0x90 @ 1`.
+    Calling(&'a str),
+    /// `initcall foo+0x0/0x90 returned 0 after 61000 usecs`.
+    Initcall {
+        /// Function name without offset.
+        name: &'a str,
+        /// Return value.
+        ret: i64,
+        /// Duration.
+        usecs: u64,
+    },
+    /// `Kernel panic - not syncing: ...`.
+    Panic(&'a str),
+}
+
+fn func_name(s: &str) -> &str {
+    s.split('+').next().unwrap_or(s)
+}
+
+fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
+    let (i, (_, f, _, _, ret, _, _, us, _)) = tuple((
+        nom::bytes::complete::tag("initcall "),
+        take_while1(|c: char| !c.is_whitespace()),
+        nom::bytes::complete::tag(" returned "),
+        space0,
+        nom::combinator::recognize(tuple((opt(char('-')), digit1))),
+        nom::bytes::complete::tag(" after "),
+        space0,
+        digit1,
+        nom::bytes::complete::tag(" usecs"),
+    ))(i)?;
+    Ok((
+        i,
+        KernelLine::Initcall {
+            name: func_name(f),
+            ret: ret.parse().unwrap_or(0),
+            usecs: us.parse().unwrap_or(0),
+        },
+    ))
+}
+
+/// Classifies a kernel message (the text after the printk stamp, or a whole line).
+pub fn line(m: &str) -> Option<KernelLine<'_>> {
+    match m.as_bytes().first()? {
+        b'B' if m.starts_with("Booting Linux") => Some(KernelLine::Booting),
+        b'U' if m.starts_with("Uncompressing Linux") => Some(KernelLine::Uncompressing),
+        b'L' => {
+            let r = m.strip_prefix("Linux version ")?;
+            Some(KernelLine::Version(r.split_whitespace().next()?))
+        }
+        b'K' => {
+            if let Some(r) = m.strip_prefix("Kernel command line: ") {
+                Some(KernelLine::CmdLine(r.trim_end()))
+            } else if let Some(r) = m.strip_prefix("Kernel panic - not syncing") {
+                Some(KernelLine::Panic(r.trim_start_matches([':', ' ']).trim_end()))
+            } else {
+                None
+            }
+        }
+        b'M' => m.strip_prefix("Machine model: ").map(|r| KernelLine::Machine(r.trim_end())),
+        b'F' if m.starts_with("Freeing unused kernel") => Some(KernelLine::FreeingUnused),
+        b'R' => {
+            let r = m.strip_prefix("Run ")?;
+            let (path, tail) = r.split_once(' ')?;
+            tail.starts_with("as init process").then_some(KernelLine::RunInit(path))
+        }
+        b'c' => {
+            let r = m.strip_prefix("calling ")?.trim_start();
+            Some(KernelLine::Calling(func_name(r.split_whitespace().next()?)))
+        }
+        b'i' => initcall(m).ok().map(|(_, l)| l),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printk_stamps() {
+        assert_eq!(printk("[    1.962102] am65-cpsw"), Some(Printk { ts: 1.962102, msg: "am65-cpsw" }));
+        assert_eq!(printk("[   13.795336] k3"), Some(Printk { ts: 13.795336, msg: "k3" }));
+        assert_eq!(printk("[    0.000000][    T0] Linux version 6.8"), Some(Printk { ts: 0.0, msg: "Linux version 6.8" }));
+        assert_eq!(printk("[  OK  ] Finished x"), None);
+        assert_eq!(printk("[0.1 0.1] x"), None);
+    }
+
+    #[test]
+    fn kernel_lines() {
+        assert_eq!(line("Linux version 6.1.21-v8+ (dom@buildbot) (gcc)"), Some(KernelLine::Version("6.1.21-v8+")));
+        assert_eq!(line("Run /init as init process"), Some(KernelLine::RunInit("/init")));
+        assert_eq!(line("Run /sbin/init as init process"), Some(KernelLine::RunInit("/sbin/init")));
+        assert_eq!(line("calling  proto_init+0x0/0x10 @ 1"), Some(KernelLine::Calling("proto_init")));
+        assert_eq!(
+            line("initcall pci_subsys_init+0x0/0x90 returned 0 after 61000 usecs"),
+            Some(KernelLine::Initcall { name: "pci_subsys_init", ret: 0, usecs: 61000 })
+        );
+        assert_eq!(
+            line("initcall rapl_pmu_init+0x0/0x5f0 returned -19 after 0 usecs"),
+            Some(KernelLine::Initcall { name: "rapl_pmu_init", ret: -19, usecs: 0 })
+        );
+        assert_eq!(line("Kernel panic - not syncing: VFS: Unable to mount root fs"), Some(KernelLine::Panic("VFS: Unable to mount root fs")));
+        assert_eq!(line("Freeing unused kernel memory: 1024K"), Some(KernelLine::FreeingUnused));
+    }
+}

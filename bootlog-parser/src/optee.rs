@@ -1,0 +1,46 @@
+//! OP-TEE OS grammar (`I/TC:` lines, also those other cores print during later stages).
+
+/// An OP-TEE line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpteeLine<'a> {
+    /// `I/TC: OP-TEE version: 3.19.0-rc1 (gcc ...)`: the version token.
+    Version(&'a str),
+    /// `I/TC: Primary CPU switching to normal world boot`: OP-TEE is done.
+    NormalWorld,
+    /// `I/TC: Secondary CPU 1 initializing` and friends: another core, not a stage change.
+    Secondary,
+    /// Any other OP-TEE line; the text after the prefix.
+    Other(&'a str),
+}
+
+/// Classifies a line (leading blanks removed).
+pub fn line(t: &str) -> Option<OpteeLine<'_>> {
+    let b = t.as_bytes();
+    if b.len() < 5 || b[1] != b'/' || !matches!(b[0], b'I' | b'D' | b'E' | b'F' | b'W') {
+        return None;
+    }
+    let r = t[2..].strip_prefix("TC:").or_else(|| t[2..].strip_prefix("TA:"))?.trim_start();
+    if let Some(v) = r.strip_prefix("OP-TEE version:") {
+        return Some(OpteeLine::Version(v.split_whitespace().next().unwrap_or("")));
+    }
+    if r.starts_with("Primary CPU switching to normal world") {
+        return Some(OpteeLine::NormalWorld);
+    }
+    if r.starts_with("Secondary CPU") {
+        return Some(OpteeLine::Secondary);
+    }
+    Some(OpteeLine::Other(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optee_lines() {
+        assert_eq!(line("I/TC: OP-TEE version: 3.19.0-rc1 (gcc version 10.2.1) #1"), Some(OpteeLine::Version("3.19.0-rc1")));
+        assert_eq!(line("I/TC: Secondary CPU 1 initializing"), Some(OpteeLine::Secondary));
+        assert_eq!(line("I/TC:"), Some(OpteeLine::Other("")));
+        assert_eq!(line("I/O error"), None);
+    }
+}

@@ -1,0 +1,57 @@
+//! Raspberry Pi grammar: the EEPROM bootloader and the VideoCore firmware (start4.elf).
+
+/// A Raspberry Pi firmware line the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RpiLine<'a> {
+    /// `RPi: BOOTLOADER release VERSION:8ba17717 DATE: 2023/01/11 ...`: version and date.
+    Bootloader(&'a str, Option<&'a str>),
+    /// `Firmware: 82f3750a... Mar 17 2023 10:50:39`.
+    Firmware(&'a str),
+    /// `Starting start4.elf @ 0xfec00200 partition 0`.
+    StartingFirmware(&'a str),
+    /// `Loaded 'kernel8.img' to 0x80000 size 0x7d6bd0`.
+    LoadedKernel(&'a str),
+}
+
+fn word_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let i = s.find(key)? + key.len();
+    s[i..].split_whitespace().next()
+}
+
+/// Classifies a line (leading blanks and firmware stamps removed).
+pub fn line(t: &str) -> Option<RpiLine<'_>> {
+    if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
+        return Some(RpiLine::Bootloader(word_after(r, "VERSION:")?, word_after(r, "DATE:")));
+    }
+    if let Some(r) = t.strip_prefix("Firmware: ") {
+        return Some(RpiLine::Firmware(r.trim()));
+    }
+    if let Some(r) = t.strip_prefix("Starting ") {
+        let w = r.split_whitespace().next()?;
+        if w.starts_with("start") && w.ends_with(".elf") {
+            return Some(RpiLine::StartingFirmware(w));
+        }
+    }
+    if let Some(r) = t.strip_prefix("Loaded '") {
+        let name = r.split('\'').next()?;
+        if name.starts_with("kernel") || name.ends_with(".img") {
+            return Some(RpiLine::LoadedKernel(name));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eeprom_and_firmware() {
+        assert_eq!(
+            line("RPi: BOOTLOADER release VERSION:8ba17717 DATE: 2023/01/11 TIME: 17:40:52"),
+            Some(RpiLine::Bootloader("8ba17717", Some("2023/01/11")))
+        );
+        assert_eq!(line("Starting start4.elf @ 0xfec00200 partition 0"), Some(RpiLine::StartingFirmware("start4.elf")));
+        assert_eq!(line("Loaded 'kernel8.img' to 0x80000 size 0x7d6bd0"), Some(RpiLine::LoadedKernel("kernel8.img")));
+    }
+}

@@ -1,0 +1,188 @@
+//! TI SBL grammar: PDK `SBL_printProfileLog` tables and MCU+ SDK `[BOOTLOADER_PROFILE]` /
+//! `[BOOTLOADER PROFILE]` / `[KPI]` lines, the SBL revision and hand-off lines.
+
+use nom::{
+    bytes::complete::{tag, take_till1},
+    character::complete::{char, digit1, space0},
+    combinator::opt,
+    sequence::tuple,
+    IResult,
+};
+
+/// An SBL line the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SblLine<'a> {
+    /// `SBL Revision: 01.00.10.01 (Nov 20 2024 - 13:19:45)`.
+    Revision(&'a str),
+    /// PDK `MCU @ 1000000000Hz.`.
+    McuHz(u64),
+    /// PDK `cycles per usec  = 1000`.
+    CyclesPerUsec(u64),
+    /// PDK `Detected overflow, some profile entries might be lost.`.
+    Overflow,
+    /// A PDK profile entry.
+    PdkEntry {
+        /// `**` marker: the cycle counter wrapped before this entry.
+        wrapped: bool,
+        /// Function name.
+        fxn: &'a str,
+        /// Source line.
+        line: u32,
+        /// Cycle counter.
+        cycle: u64,
+        /// Microseconds since the PMU reset.
+        timestamp_us: u64,
+    },
+    /// An MCU+ header (`Boot Media : FLASH`).
+    Info(&'a str, &'a str),
+    /// An MCU+ `Cores present :` header; the core names follow on unprefixed lines.
+    CoresPresent,
+    /// An MCU+ profile point: name and duration.
+    Point(&'a str, u64),
+    /// `SBL Total Time Taken : 61628us`.
+    Total(u64),
+    /// `Image loading done, switching to application ...`.
+    Handoff,
+    /// `Starting linux and RTOS/Baremetal applications`, `Starting MCU-m4f and 2nd stage bootloader`.
+    Starting(&'a str),
+}
+
+fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
+    let (t, mark) = opt(tag("**"))(t)?;
+    let (t, _) = space0(t)?;
+    let (t, (_, _, fxn, _, _, _, line, _, _, _, cycle, _, _, _, ts, _)) = tuple((
+        tag("fxn:"),
+        space0,
+        take_till1(|c: char| c.is_whitespace()),
+        space0,
+        tag("line:"),
+        space0,
+        digit1,
+        space0,
+        tag("cycle:"),
+        space0,
+        digit1,
+        space0,
+        tag("timestamp:"),
+        space0,
+        digit1,
+        tag("us"),
+    ))(t)?;
+    Ok((
+        t,
+        SblLine::PdkEntry {
+            wrapped: mark.is_some(),
+            fxn,
+            line: line.parse().unwrap_or(0),
+            cycle: cycle.parse().unwrap_or(0),
+            timestamp_us: ts.parse().unwrap_or(0),
+        },
+    ))
+}
+
+/// `<name> : <value>` after an MCU+ prefix.
+fn kv(t: &str) -> Option<(&str, &str)> {
+    let (k, v) = t.split_once(" :").or_else(|| t.split_once(':'))?;
+    Some((k.trim(), v.trim()))
+}
+
+fn us(v: &str) -> Option<u64> {
+    let (_, (d, _, _)) = tuple((digit1::<&str, ()>, space0, char('u')))(v).ok()?;
+    d.parse().ok()
+}
+
+/// Classifies a line (leading blanks already removed).
+pub fn line(t: &str) -> Option<SblLine<'_>> {
+    let t = t.strip_prefix("KPI_DATA:").map(str::trim_start).unwrap_or(t);
+    let b = t.as_bytes();
+    match b.first()? {
+        b'[' => {
+            let (header, rest) = if let Some(r) = t.strip_prefix("[BOOTLOADER_PROFILE]") {
+                (true, r)
+            } else if let Some(r) = t.strip_prefix("[BOOTLOADER PROFILE]") {
+                (false, r)
+            } else if let Some(r) = t.strip_prefix("[KPI]") {
+                (false, r)
+            } else {
+                return None;
+            };
+            let (k, v) = kv(rest)?;
+            if k == "SBL Total Time Taken" {
+                return us(v).map(SblLine::Total);
+            }
+            if k == "Cores present" {
+                return Some(SblLine::CoresPresent);
+            }
+            match us(v) {
+                Some(d) if !header || !v.contains(' ') || v.ends_with("us") => Some(SblLine::Point(k, d)),
+                _ => Some(SblLine::Info(k, v)),
+            }
+        }
+        b'f' | b'*' => pdk_entry(t).ok().map(|(_, l)| l),
+        b'S' => {
+            if let Some(r) = t.strip_prefix("SBL Revision:") {
+                Some(SblLine::Revision(r.trim()))
+            } else if t.starts_with("Starting linux") || t.contains("2nd stage bootloader") {
+                Some(SblLine::Starting(t.trim_end()))
+            } else {
+                None
+            }
+        }
+        b'M' => {
+            let r = t.strip_prefix("MCU @ ")?;
+            let d: String = r.chars().take_while(char::is_ascii_digit).collect();
+            d.parse().ok().map(SblLine::McuHz)
+        }
+        b'c' => {
+            let r = t.strip_prefix("cycles per usec")?;
+            r.trim_start().strip_prefix('=')?.trim().parse().ok().map(SblLine::CyclesPerUsec)
+        }
+        b'D' if t.starts_with("Detected overflow") => Some(SblLine::Overflow),
+        b'I' if t.starts_with("Image loading done") => Some(SblLine::Handoff),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcu_plus_both_spellings_and_kpi() {
+        assert_eq!(
+            line("[BOOTLOADER PROFILE] System_init                      :       6411us"),
+            Some(SblLine::Point("System_init", 6411))
+        );
+        assert_eq!(
+            line("[BOOTLOADER_PROFILE] SBL Total Time Taken             :      61628us"),
+            Some(SblLine::Total(61628))
+        );
+        assert_eq!(line("[KPI] Sciclient Get Version            :       9895us"), Some(SblLine::Point("Sciclient Get Version", 9895)));
+        assert_eq!(line("KPI_DATA: [KPI] SBL Total Time Taken : 157040us"), Some(SblLine::Total(157040)));
+        assert_eq!(line("[BOOTLOADER_PROFILE] Boot Media       : FLASH"), Some(SblLine::Info("Boot Media", "FLASH")));
+        assert_eq!(line("[BOOTLOADER_PROFILE] Boot Image Size  : 184 KB"), Some(SblLine::Info("Boot Image Size", "184 KB")));
+        assert_eq!(line("[BOOTLOADER_PROFILE] Cores present    :"), Some(SblLine::CoresPresent));
+    }
+
+    #[test]
+    fn pdk_table() {
+        assert_eq!(line("MCU @ 1000000000Hz."), Some(SblLine::McuHz(1_000_000_000)));
+        assert_eq!(line("cycles per usec  = 1000"), Some(SblLine::CyclesPerUsec(1000)));
+        assert_eq!(
+            line("fxn:main                            \tline:  77\tcycle:      1234\ttimestamp:         1us"),
+            Some(SblLine::PdkEntry { wrapped: false, fxn: "main", line: 77, cycle: 1234, timestamp_us: 1 })
+        );
+        assert_eq!(
+            line("**fxn:                SBL_SlaveCoreBoot\tline: 520\tcycle:     99999\ttimestamp:     61628us"),
+            Some(SblLine::PdkEntry { wrapped: true, fxn: "SBL_SlaveCoreBoot", line: 520, cycle: 99999, timestamp_us: 61628 })
+        );
+        assert_eq!(line("fxn: broken"), None);
+    }
+
+    #[test]
+    fn revision_and_handoff() {
+        assert_eq!(line("SBL Revision: 01.00.10.01 (Nov 20 2024 - 13:19:45)"), Some(SblLine::Revision("01.00.10.01 (Nov 20 2024 - 13:19:45)")));
+        assert_eq!(line("Image loading done, switching to application ..."), Some(SblLine::Handoff));
+        assert!(matches!(line("Starting MCU-m4f and 2nd stage bootloader"), Some(SblLine::Starting(_))));
+    }
+}

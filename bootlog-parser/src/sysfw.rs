@@ -1,0 +1,63 @@
+//! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
+
+/// A SYSFW line the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SysfwLine<'a> {
+    /// `SYSFW ABI: 3.1 (firmware rev 0x0008 '8.5.3--v08.05.03 (Chill Capybar')`: ABI and the
+    /// firmware version string (cut at 32 characters by the firmware).
+    Abi(&'a str, Option<&'a str>),
+    /// `SYSFW Version 9.0.5--v09.00.05 (Kool Koala)` (MCU+ SBL) or `TIFS ver: ...` (PDK SBL).
+    Version(&'a str),
+    /// `DMSC ABI revision 3.1`.
+    DmscAbi(&'a str),
+    /// A board-configuration message (`Sciclient_setBoardConfig... PASSED`, ...).
+    BoardConfig(&'a str),
+}
+
+/// Classifies a line (leading blanks and an `I/TC: ` prefix already removed).
+pub fn line(t: &str) -> Option<SysfwLine<'_>> {
+    if let Some(r) = t.strip_prefix("SYSFW ABI:") {
+        let r = r.trim();
+        let abi = r.split_whitespace().next()?;
+        let fw = r.split_once('\'').and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)));
+        return Some(SysfwLine::Abi(abi, fw.map(str::trim)));
+    }
+    if let Some(r) = t.strip_prefix("SYSFW Version") {
+        return Some(SysfwLine::Version(r.trim_start_matches([':', ' ']).trim_end()));
+    }
+    if let Some(r) = t.strip_prefix("TIFS ver:") {
+        return Some(SysfwLine::Version(r.trim()));
+    }
+    if let Some(r) = t.strip_prefix("DMSC ABI revision") {
+        return Some(SysfwLine::DmscAbi(r.trim()));
+    }
+    if t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config") {
+        return Some(SysfwLine::BoardConfig(t.trim_end()));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abi_with_cut_name() {
+        assert_eq!(
+            line("SYSFW ABI: 3.1 (firmware rev 0x0008 '8.5.3--v08.05.03 (Chill Capybar')"),
+            Some(SysfwLine::Abi("3.1", Some("8.5.3--v08.05.03 (Chill Capybar")))
+        );
+        assert_eq!(
+            line("SYSFW ABI: 3.1 (firmware rev 0x0009 '9.0.5--v09.00.05 (Kool Koala)')"),
+            Some(SysfwLine::Abi("3.1", Some("9.0.5--v09.00.05 (Kool Koala)")))
+        );
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(line("SYSFW Version 9.0.5--v09.00.05 (Kool Koala)"), Some(SysfwLine::Version("9.0.5--v09.00.05 (Kool Koala)")));
+        assert_eq!(line("TIFS ver: 10.0.8--v10.00.08 (Fiery Fox)"), Some(SysfwLine::Version("10.0.8--v10.00.08 (Fiery Fox)")));
+        assert_eq!(line("DMSC ABI revision 3.1"), Some(SysfwLine::DmscAbi("3.1")));
+        assert!(matches!(line("Sciclient_setBoardConfigHeader... PASSED"), Some(SysfwLine::BoardConfig(_))));
+    }
+}

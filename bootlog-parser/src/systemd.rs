@@ -1,0 +1,193 @@
+//! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
+//! status lines, and `systemd-analyze blame` / `critical-chain` output.
+
+use nom::{
+    branch::alt,
+    bytes::complete::tag,
+    character::complete::{char, digit1},
+    combinator::{opt, recognize},
+    multi::many1,
+    sequence::{terminated, tuple},
+    IResult,
+};
+
+/// One `<number><unit>` part of a systemd time span.
+fn span_part(i: &str) -> IResult<&str, f64> {
+    let (i, n) = recognize(tuple((digit1, opt(tuple((char('.'), digit1))))))(i)?;
+    let (i, unit) = alt((
+        tag("min"),
+        tag("ms"),
+        tag("us"),
+        tag("µs"),
+        tag("s"),
+        tag("h"),
+        tag("d"),
+    ))(i)?;
+    let v: f64 = n.parse().unwrap_or(0.0);
+    let mul = match unit {
+        "min" => 60.0,
+        "ms" => 1e-3,
+        "us" | "µs" => 1e-6,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => 1.0,
+    };
+    Ok((i, v * mul))
+}
+
+/// A systemd time span: `1min 33.629s`, `481ms`, `4.865s` -> seconds.
+pub fn span(i: &str) -> IResult<&str, f64> {
+    let (i, parts) = many1(terminated(span_part, opt(char(' '))))(i)?;
+    Ok((i, parts.iter().sum()))
+}
+
+/// Parses a whole string as a span.
+pub fn span_str(s: &str) -> Option<f64> {
+    let (rest, v) = span(s.trim()).ok()?;
+    rest.trim().is_empty().then_some(v)
+}
+
+/// A systemd line the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SystemdLine<'a> {
+    /// `Startup finished in A (kernel) + B (userspace) = C`: the `(label, seconds)` parts and
+    /// the total.
+    Startup(Vec<(&'a str, f64)>, Option<f64>),
+    /// `graphical.target reached after 1min 33.614s in userspace`.
+    Reached(&'a str, f64),
+    /// `[  OK  ] ...`.
+    Ok,
+    /// `[FAILED] Failed to start X.`: the unit description.
+    Failed(&'a str),
+    /// `Welcome to Debian GNU/Linux 11 (bullseye)!`.
+    Welcome,
+    /// A blame row: `3.006s plymouth-quit-wait.service`.
+    Blame(&'a str, f64),
+    /// A critical-chain row: unit, `@` time, optional `+` time.
+    Chain(&'a str, f64, Option<f64>),
+}
+
+const UNIT_SUFFIXES: [&str; 11] = [
+    ".service", ".target", ".mount", ".device", ".socket", ".timer", ".swap", ".path", ".slice",
+    ".scope", ".automount",
+];
+
+fn is_unit(s: &str) -> bool {
+    UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
+}
+
+fn startup(r: &str) -> Option<SystemdLine<'_>> {
+    let (main, total) = match r.rsplit_once(" = ") {
+        Some((m, t)) => (m, span_str(t)),
+        None => (r, None),
+    };
+    let mut parts = Vec::new();
+    for p in main.split(" + ") {
+        let (v, label) = p.trim().rsplit_once(" (")?;
+        parts.push((label.trim_end_matches(')'), span_str(v)?));
+    }
+    Some(SystemdLine::Startup(parts, total))
+}
+
+/// Strips tree glyphs (also as HTML entities, `&#9492;&#9472;`) from a critical-chain row.
+fn strip_tree(mut s: &str) -> &str {
+    loop {
+        let t = s.trim_start_matches([' ', '└', '─', '├', '│', '|', '`', '-']);
+        if let Some(r) = t.strip_prefix("&#") {
+            if let Some(end) = r.find(';') {
+                s = &r[end + 1..];
+                continue;
+            }
+        }
+        return t;
+    }
+}
+
+/// Classifies a line (leading blanks removed; a `systemd[1]: ` prefix is allowed).
+pub fn line(t: &str) -> Option<SystemdLine<'_>> {
+    let t = t.strip_prefix("systemd[1]: ").unwrap_or(t);
+    let b = t.as_bytes();
+    match b.first()? {
+        b'[' => {
+            if t.starts_with("[  OK  ]") {
+                return Some(SystemdLine::Ok);
+            }
+            if let Some(r) = t.strip_prefix("[FAILED]") {
+                let r = r.trim();
+                let r = r.strip_prefix("Failed to start ").unwrap_or(r);
+                return Some(SystemdLine::Failed(r.trim_end_matches('.')));
+            }
+            None
+        }
+        b'S' if t.starts_with("Startup finished in ") => startup(&t["Startup finished in ".len()..]),
+        b'W' if t.starts_with("Welcome to ") => Some(SystemdLine::Welcome),
+        b'0'..=b'9' => {
+            let (rest, d) = span(t).ok()?;
+            let unit = rest.trim();
+            is_unit(unit).then_some(SystemdLine::Blame(unit, d))
+        }
+        _ => {
+            if let Some((unit, r)) = t.split_once(" reached after ") {
+                if is_unit(unit.trim()) {
+                    let (_, v) = span(r).ok()?;
+                    return Some(SystemdLine::Reached(unit.trim(), v));
+                }
+            }
+            let s = strip_tree(t);
+            let (unit, r) = s.split_once(" @")?;
+            if !is_unit(unit) {
+                return None;
+            }
+            let (r, at) = span(r).ok()?;
+            let plus = r.trim().strip_prefix('+').and_then(span_str);
+            Some(SystemdLine::Chain(unit, at, plus))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans() {
+        assert_eq!(span_str("1min 33.629s").map(|v| (v * 1000.0).round()), Some(93629.0));
+        assert_eq!(span_str("481ms"), Some(0.481));
+        assert_eq!(span_str("4.865s"), Some(4.865));
+        assert_eq!(span_str("bogus"), None);
+    }
+
+    #[test]
+    fn startup_finished() {
+        let l = line("Startup finished in 17.576s (firmware) + 481ms (loader) + 4.865s (kernel) + 1min 33.629s (userspace) = 1min 56.552s ");
+        match l {
+            Some(SystemdLine::Startup(p, Some(total))) => {
+                assert_eq!(p.len(), 4);
+                assert_eq!(p[2], ("kernel", 4.865));
+                assert!((p[3].1 - 93.629).abs() < 1e-9);
+                assert!((total - 116.552).abs() < 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            line("systemd[1]: Startup finished in 2.584s (kernel) + 19.176s (initrd) + 47.847s (userspace) = 1min 9.608s."),
+            Some(SystemdLine::Startup(p, _)) if p[1] == ("initrd", 19.176)
+        ));
+    }
+
+    #[test]
+    fn status_blame_chain() {
+        assert_eq!(line("[  OK  ] Finished Set console font and keymap."), Some(SystemdLine::Ok));
+        assert_eq!(line("[FAILED] Failed to start Light Display Manager."), Some(SystemdLine::Failed("Light Display Manager")));
+        assert_eq!(line("3.006s plymouth-quit-wait.service"), Some(SystemdLine::Blame("plymouth-quit-wait.service", 3.006)));
+        assert_eq!(line("1.2 is not a unit"), None);
+        match line("&#9492;&#9472;plymouth-quit-wait.service @1min 30.607s +3.006s") {
+            Some(SystemdLine::Chain(u, at, Some(p))) => {
+                assert_eq!(u, "plymouth-quit-wait.service");
+                assert!((at - 90.607).abs() < 1e-9 && (p - 3.006).abs() < 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(line("graphical.target reached after 1min 33.614s in userspace"), Some(SystemdLine::Reached("graphical.target", _))));
+    }
+}

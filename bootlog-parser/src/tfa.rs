@@ -1,0 +1,56 @@
+//! Trusted Firmware-A (and OpenSBI, its RISC-V counterpart) grammar.
+
+/// A TF-A line the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TfaLine<'a> {
+    /// `NOTICE:  BL31: v2.7(release):v2.7.0-519-gc19116dd6`: which BL image and its version.
+    Version(&'a str, &'a str),
+    /// Another TF-A line (`NOTICE:  BL31: Built : ...`, `INFO:    BL31: ...`).
+    Other,
+    /// `OpenSBI v1.2`.
+    OpenSbi(&'a str),
+}
+
+/// Classifies a line (leading blanks removed).
+pub fn line(t: &str) -> Option<TfaLine<'_>> {
+    let rest = ["NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:"]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))?
+        .trim_start();
+    if let Some(r) = rest.strip_prefix("OpenSBI ") {
+        return Some(TfaLine::OpenSbi(r.trim()));
+    }
+    let (bl, r) = rest.split_once(':')?;
+    if !(bl.starts_with("BL") && bl.len() <= 4) {
+        return Some(TfaLine::Other);
+    }
+    let r = r.trim();
+    if r.starts_with('v') && r.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
+        Some(TfaLine::Version(bl, r))
+    } else {
+        Some(TfaLine::Other)
+    }
+}
+
+/// `OpenSBI v1.2` as printed bare (without a log level): the version.
+pub fn opensbi(t: &str) -> Option<&str> {
+    t.strip_prefix("OpenSBI ")
+        .and_then(|r| r.split_whitespace().next())
+        .filter(|v| v.starts_with('v'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bl31() {
+        assert_eq!(
+            line("NOTICE:  BL31: v2.8(release):v2.8-226-g2fcd408bb3-dirty"),
+            Some(TfaLine::Version("BL31", "v2.8(release):v2.8-226-g2fcd408bb3-dirty"))
+        );
+        assert_eq!(line("NOTICE:  BL31: Built : 00:42:57, Jan 13 2023"), Some(TfaLine::Other));
+        assert_eq!(line("U-Boot"), None);
+        assert_eq!(opensbi("OpenSBI v1.2"), Some("v1.2"));
+    }
+}

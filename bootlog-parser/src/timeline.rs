@@ -1,0 +1,880 @@
+//! Assembles classified console lines into boots: stage boundaries, components, sub-timelines,
+//! and the split of a log that holds several boots.
+//!
+//! Stages open at the line that announces them (a banner, `Starting kernel ...`, `Run /init`).
+//! A stage that opens while a later stage is already running means the board was reset, so a
+//! new boot begins; so does a printk clock that goes back. Figures are taken on the host clock
+//! when the capture stamped lines, otherwise from the target's own clocks (SBL profile,
+//! bootstage, printk, systemd), and are absent when neither tells.
+
+use crate::board::BoardProfile;
+use crate::hoststamp::{self, HostScale, Layer};
+use crate::lines::{clean, LineSplitter, MAX_LINE};
+use crate::model::*;
+use crate::{linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
+use regex::Regex;
+use std::collections::VecDeque;
+
+/// The ready pattern used when a profile gives none: a login prompt.
+pub const DEFAULT_READY: &str = r"(?i)\blogin:\s*$";
+
+/// A streaming boot-log parser: feed bytes, take completed boots; memory stays bounded by one
+/// boot's facts whatever the input size.
+pub struct Parser {
+    splitter: LineSplitter,
+    state: State,
+}
+
+struct State {
+    first_spl: StageId,
+    ready: Option<Regex>,
+    markers: Vec<(StageId, Regex)>,
+    cur: Builder,
+    done: VecDeque<Boot>,
+    next_index: usize,
+    /// Host clock continuity across grabserial `-m` base resets.
+    host_offset: f64,
+    last_host_raw: Option<f64>,
+    long_lines_seen: usize,
+}
+
+#[derive(Default)]
+struct OpenStage {
+    id: StageId,
+    line: u64,
+    host: Option<f64>,
+    bytes: u64,
+}
+
+impl Default for StageId {
+    fn default() -> Self {
+        StageId::Power
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    boot: Boot,
+    started: bool,
+    stages: Vec<OpenStage>,
+    scale: Option<HostScale>,
+    origin: Option<f64>,
+    last_host: Option<f64>,
+    ready_host: Option<f64>,
+    bootstage: Option<BootstageMode>,
+    cores_mode: bool,
+    sbl_run: u32,
+    sbl_run_has_data: bool,
+    last_ts: Option<f64>,
+    calling: Option<String>,
+    printk_offset: Option<f64>,
+    seen_tfa: bool,
+    lines: (u64, u64),
+}
+
+#[derive(PartialEq)]
+enum BootstageMode {
+    Records { expected: u32, got: Vec<BootstageRecord> },
+    Accumulated,
+}
+
+impl Parser {
+    /// A parser for a board (use [`BoardProfile::generic`] when the board is unknown).
+    pub fn new(profile: &BoardProfile) -> Self {
+        let ready = match profile.ready.as_deref() {
+            None | Some(DEFAULT_READY) => None,
+            Some(p) => Regex::new(p).ok(),
+        };
+        let markers = profile
+            .markers
+            .iter()
+            .filter_map(|m| Regex::new(&m.pattern).ok().map(|r| (m.stage, r)))
+            .collect();
+        Parser {
+            splitter: LineSplitter::new(),
+            state: State {
+                first_spl: profile.first_spl,
+                ready,
+                markers,
+                cur: Builder::default(),
+                done: VecDeque::new(),
+                next_index: 0,
+                host_offset: 0.0,
+                last_host_raw: None,
+                long_lines_seen: 0,
+            },
+        }
+    }
+
+    /// Consumes a chunk of console bytes.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let Self { splitter, state } = self;
+        splitter.feed(bytes, &mut |n, b| state.line(n, b));
+        state.note_long_lines(&splitter.long_lines);
+    }
+
+    /// Boots completed so far (a later boot began after them); drains them.
+    pub fn take_boots(&mut self) -> impl Iterator<Item = Boot> + '_ {
+        self.state.done.drain(..)
+    }
+
+    /// Ends the input; returns the remaining boots.
+    pub fn finish(mut self) -> Vec<Boot> {
+        let Self { splitter, state } = &mut self;
+        splitter.finish(&mut |n, b| state.line(n, b));
+        state.note_long_lines(&splitter.long_lines);
+        state.end_boot();
+        self.state.done.into_iter().collect()
+    }
+}
+
+/// Parses a whole log.
+pub fn parse_bytes(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot> {
+    let mut p = Parser::new(profile);
+    p.feed(bytes);
+    p.finish()
+}
+
+fn is_default_ready(t: &str) -> bool {
+    let t = t.trim_end();
+    let n = t.len();
+    if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
+        return false;
+    }
+    // `\b` before `login`.
+    n == 6 || !t.as_bytes()[n - 7].is_ascii_alphanumeric() && t.as_bytes()[n - 7] != b'_'
+}
+
+impl State {
+    fn note_long_lines(&mut self, long: &[u64]) {
+        for &l in &long[self.long_lines_seen..] {
+            self.cur
+                .boot
+                .warnings
+                .push(format!("line {l} is longer than {MAX_LINE} bytes: cut into pieces"));
+        }
+        self.long_lines_seen = long.len();
+    }
+
+    fn line(&mut self, n: u64, bytes: &[u8]) {
+        let text = clean(bytes);
+        match hoststamp::strip(&text) {
+            Layer::None(t) => self.record(n, None, HostScale::Relative, t),
+            Layer::Host(h, scale, rest) => {
+                let mut h = h;
+                let mut rest = rest;
+                // grabserial can glue records: `text[abs delta] more`.
+                while let Some((before, h2, after)) = hoststamp::split_glued(rest) {
+                    self.record(n, Some(h), scale, before);
+                    h = h2;
+                    rest = after;
+                }
+                self.record(n, Some(h), scale, rest)
+            }
+            Layer::Lava(dt, Some(msg)) => {
+                for part in msg.split(['\n', '\r']) {
+                    let c = clean(part.as_bytes()).into_owned();
+                    self.record(n, dt, HostScale::Wall, &c);
+                }
+            }
+            Layer::Lava(_, None) => {}
+        }
+    }
+
+    fn host(&mut self, n: u64, raw: Option<f64>, scale: HostScale) -> Option<f64> {
+        let raw = raw?;
+        if let Some(last) = self.last_host_raw {
+            if raw + 1e-6 < last {
+                self.host_offset += last - raw;
+                self.cur.boot.warnings.push(format!(
+                    "line {n}: host clock went back from {last:.6} to {raw:.6}; continued from {last:.6} (grabserial -m base reset?)"
+                ));
+            }
+        }
+        self.last_host_raw = Some(raw);
+        let h = raw + self.host_offset;
+        let b = &mut self.cur;
+        if b.scale.is_none() {
+            b.scale = Some(scale);
+            b.origin = Some(if scale == HostScale::Wall { h } else { 0.0 });
+        }
+        let rel = h - b.origin.unwrap_or(0.0);
+        b.last_host = Some(rel);
+        Some(rel)
+    }
+
+    fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
+        let (fw, text) = match hoststamp::strip_rpi(text.trim_start()) {
+            Some((fw, rest)) => (Some(fw), rest),
+            None => (None, text),
+        };
+        let t = hoststamp::strip_syslog(text.trim_start()).trim_start();
+        let host = self.host(n, host_raw, scale);
+        if t.is_empty() {
+            if self.cur.started {
+                self.cur.lines.1 = n;
+            }
+            return;
+        }
+
+        // Bootstage report rows continue a report until a line that is not one.
+        if self.cur.bootstage.is_some() && self.bootstage_row(t) {
+            return;
+        }
+        if self.cur.cores_mode {
+            if !t.contains(' ') && !t.starts_with('[') {
+                self.touch(n, t.len());
+                return;
+            }
+            self.cur.cores_mode = false;
+        }
+
+        self.classify(n, host, fw, t);
+        self.touch(n, t.len());
+        if self.is_ready(t) {
+            self.ready(n, host, t);
+        }
+    }
+
+    fn touch(&mut self, n: u64, len: usize) {
+        let b = &mut self.cur;
+        if !b.started {
+            b.started = true;
+            b.lines.0 = n;
+        }
+        b.lines.1 = n;
+        if let Some(s) = b.stages.last_mut() {
+            s.bytes += len as u64 + 2;
+        }
+    }
+
+    fn is_ready(&self, t: &str) -> bool {
+        match &self.ready {
+            None => is_default_ready(t),
+            Some(r) => r.is_match(t),
+        }
+    }
+
+    fn classify(&mut self, n: u64, host: Option<f64>, _fw: Option<f64>, t: &str) {
+        // printk first: it is most of a boot log.
+        if let Some(p) = linux::printk(t) {
+            self.printk(n, host, p);
+            return;
+        }
+        if let Some(l) = uboot::line(t) {
+            self.uboot(n, host, l);
+            return;
+        }
+        if let Some(l) = sbl::line(t) {
+            self.sbl(n, host, l);
+            return;
+        }
+        if let Some(l) = optee::line(t) {
+            self.optee(n, host, l, t);
+            return;
+        }
+        if let Some(l) = sysfw::line(t) {
+            self.sysfw(n, host, l);
+            return;
+        }
+        if let Some(l) = tfa::line(t) {
+            self.tfa(n, host, l);
+            return;
+        }
+        if let Some(v) = tfa::opensbi(t) {
+            self.open(StageId::Tfa, n, host, None, "opensbi");
+            self.component("opensbi", v);
+            return;
+        }
+        if let Some(l) = rpi::line(t) {
+            self.rpi(n, host, l);
+            return;
+        }
+        if let Some(l) = linux::line(t) {
+            self.kernel(n, host, None, l);
+            return;
+        }
+        if let Some(l) = systemd::line(t) {
+            self.systemd(n, host, l);
+            return;
+        }
+        if self.current() == Some(StageId::Kernel)
+            && (t.starts_with("init started: BusyBox")
+                || t.starts_with("INIT: version")
+                || t.starts_with("Starting ")
+                || t.starts_with("Welcome to "))
+        {
+            self.open(StageId::Userspace, n, host, None, "init");
+        }
+        for i in 0..self.markers.len() {
+            if self.markers[i].1.is_match(t) {
+                let stage = self.markers[i].0;
+                self.open(stage, n, host, None, "marker");
+                break;
+            }
+        }
+    }
+
+    fn current(&self) -> Option<StageId> {
+        self.cur.stages.last().map(|s| s.id)
+    }
+
+    fn seen(&self, id: StageId) -> bool {
+        self.cur.stages.iter().any(|s| s.id == id)
+    }
+
+    fn mark(&mut self, kind: &str, n: u64, host: Option<f64>, target: Option<f64>) {
+        self.cur.boot.marks.push(Mark { kind: kind.to_string(), line: n, host_s: host, target_s: target });
+    }
+
+    fn component(&mut self, key: &str, v: &str) {
+        self.cur.boot.components.entry(key.to_string()).or_insert_with(|| v.to_string());
+    }
+
+    /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
+    /// means a reset, so the current boot ends and a new one begins.
+    fn open(&mut self, id: StageId, n: u64, host: Option<f64>, target: Option<f64>, kind: &str) {
+        let reset = match self.current() {
+            Some(cur) => id < cur || (self.cur.boot.complete && id < StageId::Userspace),
+            None => false,
+        };
+        if reset {
+            self.end_boot();
+            // The new boot's host clock starts where this line is.
+            let host = self.host_restart(host);
+            self.start_stage(id, n, host);
+        } else if self.current() != Some(id) {
+            self.start_stage(id, n, host);
+        }
+        let host = self.cur.last_host.filter(|_| host.is_some());
+        self.mark(kind, n, host, target);
+    }
+
+    fn host_restart(&mut self, host: Option<f64>) -> Option<f64> {
+        let h = host?;
+        // For wall clocks the new boot's origin is this line; relative captures keep theirs.
+        let b = &mut self.cur;
+        if b.scale.is_none() {
+            if let Some(last) = self.last_host_raw {
+                let abs = last + self.host_offset;
+                let scale = if h == 0.0 { HostScale::Relative } else { HostScale::Wall };
+                b.scale = Some(scale);
+                b.origin = Some(if scale == HostScale::Wall { abs } else { 0.0 });
+                b.last_host = Some(abs - b.origin.unwrap_or(0.0));
+            }
+        }
+        b.last_host
+    }
+
+    fn start_stage(&mut self, id: StageId, n: u64, host: Option<f64>) {
+        self.cur.started = true;
+        if self.cur.lines.0 == 0 {
+            self.cur.lines.0 = n;
+        }
+        self.cur.stages.push(OpenStage { id, line: n, host, bytes: 0 });
+    }
+
+    fn uboot(&mut self, n: u64, host: Option<f64>, l: uboot::UbootLine) {
+        use uboot::{Phase, UbootLine as U};
+        match l {
+            U::Banner { phase, version, .. } => match phase {
+                Phase::Tpl => {
+                    self.open(StageId::ASpl, n, host, None, "tpl_banner");
+                    self.component("uboot_tpl", version);
+                }
+                Phase::Spl => {
+                    let stage = if self.cur.seen_tfa { StageId::ASpl } else { self.first_spl };
+                    // K3: a second SPL banner with no TF-A between is a reset, handled by open().
+                    self.open(stage, n, host, None, "spl_banner");
+                    if stage == StageId::ASpl && self.cur.boot.components.contains_key("uboot_spl") && self.first_spl == StageId::R5Spl {
+                        self.component("uboot_spl_a", version);
+                    } else {
+                        self.component("uboot_spl", version);
+                    }
+                }
+                Phase::Proper => {
+                    self.open(StageId::Uboot, n, host, None, "uboot_banner");
+                    self.component("uboot", version);
+                }
+            },
+            U::TryingToBoot(_) => self.mark("trying_to_boot", n, host, None),
+            U::Autoboot => self.mark("autoboot", n, host, None),
+            U::StartingKernel => self.open(StageId::Kernel, n, host, None, "starting_kernel"),
+            U::StartingAtf => self.mark("starting_atf", n, host, None),
+            U::BootstageHeader(k) => {
+                self.cur.bootstage = Some(BootstageMode::Records { expected: k, got: Vec::new() })
+            }
+            U::BootstageColumns => {}
+            U::AccumulatedHeader => {
+                self.cur.boot.bootstage_accumulated.clear();
+                self.cur.bootstage = Some(BootstageMode::Accumulated)
+            }
+            U::Error(e) => {
+                self.cur.boot.errors.push(format!("line {n}: {e}"));
+                self.mark("error", n, host, None);
+            }
+        }
+    }
+
+    /// Handles a line while a bootstage report is open; false ends the report.
+    fn bootstage_row(&mut self, t: &str) -> bool {
+        let mode = self.cur.bootstage.as_mut().expect("checked by caller");
+        match mode {
+            BootstageMode::Records { got, .. } => {
+                if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
+                    got.push(BootstageRecord { name: name.to_string(), mark_us, elapsed_us });
+                    return true;
+                }
+                if matches!(uboot::line(t), Some(uboot::UbootLine::BootstageColumns)) {
+                    return true;
+                }
+            }
+            BootstageMode::Accumulated => {
+                if let Some((us, name)) = uboot::accumulated_row(t) {
+                    self.cur.boot.bootstage_accumulated.push(BootstageAccum { name: name.to_string(), us });
+                    return true;
+                }
+            }
+        }
+        self.close_bootstage();
+        false
+    }
+
+    fn close_bootstage(&mut self) {
+        if let Some(BootstageMode::Records { expected, got }) = self.cur.bootstage.take() {
+            if got.len() as u32 != expected {
+                self.cur.boot.warnings.push(format!(
+                    "bootstage report announced {expected} records but {} were read",
+                    got.len()
+                ));
+            }
+            self.cur.boot.bootstage = got.clone();
+            self.cur.boot.bootstage_reports.push(got);
+        }
+    }
+
+    fn sbl(&mut self, n: u64, host: Option<f64>, l: sbl::SblLine) {
+        use sbl::SblLine as S;
+        let b = &mut self.cur;
+        // A profile line after a total begins the next SBL run of a multistage boot.
+        let point = matches!(l, S::Point(..) | S::PdkEntry { .. } | S::Info(..) | S::McuHz(_));
+        if point && b.sbl_run_has_data && b.boot.sbl_total_us.len() as u32 > b.sbl_run {
+            b.sbl_run += 1;
+        }
+        if !self.seen(StageId::Sbl) || self.current() < Some(StageId::Sbl) {
+            self.open(StageId::Sbl, n, host, None, "sbl");
+        }
+        let b = &mut self.cur;
+        let run = b.sbl_run;
+        match l {
+            S::Revision(r) => {
+                self.component("sbl", r.split_whitespace().next().unwrap_or(r));
+            }
+            S::McuHz(hz) => self.mark(&format!("sbl_mcu_hz={hz}"), n, host, None),
+            S::CyclesPerUsec(_) | S::Info(..) => {}
+            S::Overflow => self.cur.boot.warnings.push(format!("line {n}: SBL profile log overflowed; entries may be missing")),
+            S::CoresPresent => self.cur.cores_mode = true,
+            S::PdkEntry { wrapped, fxn, line, cycle, timestamp_us } => {
+                b.sbl_run_has_data = true;
+                if wrapped {
+                    b.boot.warnings.push(format!("line {n}: SBL cycle counter wrapped before {fxn}"));
+                }
+                b.boot.sbl_profile.push(SblPoint {
+                    run,
+                    name: fxn.to_string(),
+                    duration_us: None,
+                    timestamp_us: Some(timestamp_us),
+                    src_line: Some(line),
+                    cycle: Some(cycle),
+                });
+            }
+            S::Point(name, us) => {
+                b.sbl_run_has_data = true;
+                b.boot.sbl_profile.push(SblPoint {
+                    run,
+                    name: name.to_string(),
+                    duration_us: Some(us),
+                    timestamp_us: None,
+                    src_line: None,
+                    cycle: None,
+                });
+            }
+            S::Total(us) => {
+                b.sbl_run_has_data = true;
+                if b.boot.sbl_total_us.len() as u32 > run {
+                    b.sbl_run += 1;
+                }
+                b.boot.sbl_total_us.push(us);
+                self.mark("sbl_total", n, host, None);
+            }
+            S::Handoff => self.mark("sbl_handoff", n, host, None),
+            S::Starting(_) => self.mark("sbl_starting", n, host, None),
+        }
+    }
+
+    fn sysfw(&mut self, n: u64, host: Option<f64>, l: sysfw::SysfwLine) {
+        use sysfw::SysfwLine as F;
+        match l {
+            F::Abi(abi, fw) => {
+                self.component("sysfw_abi", abi);
+                if let Some(fw) = fw {
+                    self.component("sysfw", fw);
+                }
+            }
+            F::Version(v) => {
+                if !self.seen(StageId::Sbl) && !self.seen(StageId::R5Spl) {
+                    self.open(StageId::Sbl, n, host, None, "sbl");
+                }
+                self.component("sysfw", v)
+            }
+            F::DmscAbi(v) => self.component("sysfw_abi", v),
+            F::BoardConfig(_) => self.mark("sysfw_board_config", n, host, None),
+        }
+    }
+
+    fn tfa(&mut self, n: u64, host: Option<f64>, l: tfa::TfaLine) {
+        match l {
+            tfa::TfaLine::Version(bl, v) => {
+                if bl == "BL31" {
+                    self.cur.seen_tfa = true;
+                    self.open(StageId::Tfa, n, host, None, "bl31");
+                    self.component("tfa", v);
+                } else {
+                    self.component(&format!("tfa_{}", bl.to_ascii_lowercase()), v);
+                }
+            }
+            tfa::TfaLine::OpenSbi(v) => {
+                self.open(StageId::Tfa, n, host, None, "opensbi");
+                self.component("opensbi", v);
+            }
+            tfa::TfaLine::Other => {}
+        }
+    }
+
+    fn optee(&mut self, n: u64, host: Option<f64>, l: optee::OpteeLine, _t: &str) {
+        match l {
+            optee::OpteeLine::Version(v) => {
+                self.cur.seen_tfa = true;
+                self.open(StageId::Optee, n, host, None, "optee");
+                self.component("optee", v);
+            }
+            optee::OpteeLine::NormalWorld => self.mark("optee_done", n, host, None),
+            optee::OpteeLine::Secondary => {}
+            optee::OpteeLine::Other(rest) => {
+                if let Some(l) = sysfw::line(rest) {
+                    self.sysfw(n, host, l);
+                }
+            }
+        }
+    }
+
+    fn rpi(&mut self, n: u64, host: Option<f64>, l: rpi::RpiLine) {
+        match l {
+            rpi::RpiLine::Bootloader(v, date) => {
+                self.open(StageId::Rom, n, host, None, "rpi_bootloader");
+                let v = match date {
+                    Some(d) => format!("{v} ({d})"),
+                    None => v.to_string(),
+                };
+                self.component("rpi_bootloader", &v);
+            }
+            rpi::RpiLine::Firmware(v) => self.component("rpi_firmware", v),
+            rpi::RpiLine::StartingFirmware(f) => {
+                if self.current().is_none() {
+                    self.open(StageId::Rom, n, host, None, "rpi_firmware");
+                }
+                self.mark(&format!("starting_{}", f.trim_end_matches(".elf")), n, host, None)
+            }
+            rpi::RpiLine::LoadedKernel(_) => self.mark("kernel_loaded", n, host, None),
+        }
+    }
+
+    fn printk(&mut self, n: u64, host: Option<f64>, p: linux::Printk) {
+        let b = &mut self.cur;
+        if let Some(last) = b.last_ts {
+            if p.ts + 1e-3 < last {
+                b.boot.warnings.push(format!(
+                    "line {n}: printk time went back from {last:.6} to {:.6}: the board was reset",
+                    p.ts
+                ));
+                self.end_boot();
+                self.host_restart(host);
+            }
+        }
+        let b = &mut self.cur;
+        b.last_ts = Some(p.ts);
+        let k = b.boot.kernel.get_or_insert_with(KernelInfo::default);
+        if k.first_ts_s.is_none() {
+            k.first_ts_s = Some(p.ts);
+        }
+        k.last_ts_s = Some(p.ts);
+        if let Some(h) = host {
+            let d = h - p.ts;
+            if b.printk_offset.is_none_or(|o| d < o) {
+                b.printk_offset = Some(d);
+            }
+        }
+        if self.current().is_none_or(|c| c < StageId::Kernel) {
+            self.open(StageId::Kernel, n, host, Some(p.ts), "kernel_first_line");
+        }
+        if let Some(l) = linux::line(p.msg) {
+            self.kernel(n, host, Some(p.ts), l);
+        } else if let Some(l) = systemd::line(p.msg) {
+            self.systemd(n, host, l);
+        }
+    }
+
+    fn kernel(&mut self, n: u64, host: Option<f64>, ts: Option<f64>, l: linux::KernelLine) {
+        use linux::KernelLine as K;
+        match l {
+            K::Booting => self.open(StageId::Kernel, n, host, ts, "linux_booting"),
+            K::Uncompressing => self.open(StageId::Kernel, n, host, ts, "linux_uncompressing"),
+            K::Version(v) => {
+                self.open(StageId::Kernel, n, host, ts, "linux_version");
+                self.component("kernel", v);
+                self.cur.boot.kernel.get_or_insert_with(KernelInfo::default).version = Some(v.to_string());
+            }
+            K::CmdLine(c) => {
+                self.cur.boot.kernel.get_or_insert_with(KernelInfo::default).cmdline = Some(c.to_string())
+            }
+            K::Machine(m) => {
+                self.cur.boot.kernel.get_or_insert_with(KernelInfo::default).machine = Some(m.to_string())
+            }
+            K::FreeingUnused | K::RunInit(_) => {
+                if self.current() == Some(StageId::Kernel) {
+                    let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
+                    if k.init_ts_s.is_none() {
+                        k.init_ts_s = ts;
+                    }
+                    let kind = if matches!(l, K::RunInit(_)) { "run_init" } else { "freeing_unused" };
+                    self.open(StageId::Userspace, n, host, ts, kind);
+                } else if matches!(l, K::RunInit(_)) {
+                    self.mark("run_init", n, host, ts);
+                    let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
+                    if k.init_ts_s.is_none() {
+                        k.init_ts_s = ts;
+                    }
+                }
+            }
+            K::Calling(f) => self.cur.calling = Some(f.to_string()),
+            K::Initcall { name, ret, usecs } => {
+                self.cur.calling = None;
+                self.cur.boot.initcalls.push(Initcall { name: name.to_string(), duration_us: usecs, ret, ts_s: ts })
+            }
+            K::Panic(why) => {
+                self.cur.boot.errors.push(format!("line {n}: Kernel panic - not syncing: {why}"));
+                self.mark("panic", n, host, ts);
+            }
+        }
+    }
+
+    fn systemd(&mut self, n: u64, host: Option<f64>, l: systemd::SystemdLine) {
+        use systemd::SystemdLine as D;
+        let opens = matches!(l, D::Ok | D::Failed(_) | D::Welcome);
+        if opens && self.current().is_some_and(|c| c == StageId::Kernel) {
+            self.open(StageId::Userspace, n, host, None, "systemd");
+        }
+        let sd = self.cur.boot.systemd.get_or_insert_with(SystemdInfo::default);
+        match l {
+            D::Startup(parts, total) => {
+                for (label, v) in parts {
+                    let slot = match label {
+                        "firmware" => &mut sd.firmware_s,
+                        "loader" => &mut sd.loader_s,
+                        "kernel" => &mut sd.kernel_s,
+                        "initrd" => &mut sd.initrd_s,
+                        "userspace" => &mut sd.userspace_s,
+                        _ => continue,
+                    };
+                    *slot = Some(v);
+                }
+                sd.total_s = total;
+            }
+            D::Reached(unit, v) => sd.target_reached = Some((unit.to_string(), v)),
+            D::Ok => sd.ok_lines += 1,
+            D::Failed(u) => sd.failed.push(u.to_string()),
+            D::Welcome => {}
+            D::Blame(u, d) => sd.blame.push(SystemdUnit { name: u.to_string(), duration_s: Some(d), at_s: None }),
+            D::Chain(u, at, plus) => sd.critical_chain.push(SystemdUnit { name: u.to_string(), duration_s: plus, at_s: Some(at) }),
+        }
+    }
+
+    fn ready(&mut self, n: u64, host: Option<f64>, t: &str) {
+        if self.cur.boot.complete {
+            return;
+        }
+        if !self.seen(StageId::Userspace) {
+            if self.current().is_some() {
+                self.cur.boot.warnings.push(format!("line {n}: ready marker seen before any userspace line; userspace opened there"));
+            }
+            self.open(StageId::Userspace, n, host, None, "userspace_unseen");
+        }
+        self.cur.boot.complete = true;
+        self.cur.ready_host = host.and(self.cur.last_host);
+        self.cur.boot.login_prompt = Some(t.trim().to_string());
+        self.mark("ready", n, host, None);
+    }
+
+    fn end_boot(&mut self) {
+        if self.cur.bootstage.is_some() {
+            self.close_bootstage();
+        }
+        let b = std::mem::take(&mut self.cur);
+        if b.started {
+            let boot = b.finish(self.next_index);
+            self.next_index += 1;
+            self.done.push_back(boot);
+        } else if !b.boot.warnings.is_empty() {
+            self.cur.boot.warnings = b.boot.warnings;
+        }
+        self.cur.scale = None;
+    }
+}
+
+impl Builder {
+    fn finish(mut self, index: usize) -> Boot {
+        let mut boot = std::mem::take(&mut self.boot);
+        boot.index = index;
+        boot.lines = self.lines;
+        let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
+        let end_host = if boot.complete { self.ready_host } else { self.last_host };
+        let n = self.stages.len();
+        for i in 0..n {
+            let s = &self.stages[i];
+            let mut st = Stage { id: s.id, start_s: None, end_s: None, duration_s: None, clock: Clock::Host, line: Some(s.line), console_bytes: Some(s.bytes) };
+            if hosted {
+                st.start_s = s.host;
+                st.end_s = if i + 1 < n { self.stages[i + 1].host } else { end_host };
+                if let (Some(a), Some(b)) = (st.start_s, st.end_s) {
+                    st.duration_s = Some(round6(b - a));
+                }
+            } else {
+                self.target_figures(&boot, &mut st, i + 1 == n);
+            }
+            boot.stages.push(st);
+        }
+        if let Some(o) = self.printk_offset {
+            boot.printk_offset_s = Some(round6(o));
+        }
+        if !hosted {
+            boot.warnings.push("no host timestamps: stage times come from the target's own clocks where it prints them".into());
+        }
+        if !boot.complete {
+            boot.warnings.push("the log ends before the ready marker (login prompt)".into());
+        }
+        if let Some(c) = self.calling.take() {
+            boot.warnings.push(format!("initcall {c} was called but never returned in this log"));
+        }
+        boot
+    }
+
+    /// Stage figures from target clocks, when the log has no host stamps.
+    fn target_figures(&self, boot: &Boot, st: &mut Stage, _last: bool) {
+        st.clock = Clock::Target;
+        match st.id {
+            StageId::Sbl if !boot.sbl_total_us.is_empty() => {
+                st.duration_s = Some(round6(boot.sbl_total_us.iter().sum::<u64>() as f64 / 1e6));
+            }
+            StageId::Uboot if !boot.bootstage.is_empty() => {
+                let start = boot.bootstage.iter().find(|r| r.name == "board_init_f").map(|r| r.mark_us);
+                let end = boot.bootstage.iter().map(|r| r.mark_us).max();
+                if let (Some(a), Some(b)) = (start, end) {
+                    st.start_s = Some(a as f64 / 1e6);
+                    st.end_s = Some(b as f64 / 1e6);
+                    st.duration_s = Some(round6((b - a.min(b)) as f64 / 1e6));
+                }
+            }
+            StageId::Kernel => {
+                if let Some(k) = &boot.kernel {
+                    st.start_s = k.first_ts_s;
+                    st.end_s = k.init_ts_s;
+                    if let (Some(a), Some(b)) = (st.start_s, st.end_s) {
+                        st.duration_s = Some(round6(b - a));
+                    }
+                }
+                if st.duration_s.is_none() {
+                    if let Some(v) = boot.systemd.as_ref().and_then(|s| s.kernel_s) {
+                        st.duration_s = Some(v);
+                    }
+                }
+            }
+            StageId::Userspace => {
+                if let Some(v) = boot.systemd.as_ref().and_then(|s| s.userspace_s) {
+                    st.duration_s = Some(v);
+                }
+            }
+            _ => {}
+        }
+        if st.start_s.is_none() && st.duration_s.is_none() {
+            // Nothing tells: leave the figures absent.
+        }
+    }
+}
+
+fn round6(v: f64) -> f64 {
+    (v * 1e6).round() / 1e6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Vec<Boot> {
+        parse_bytes(s.as_bytes(), &BoardProfile::generic())
+    }
+
+    #[test]
+    fn stages_on_the_host_clock() {
+        let log = "[0.100000 0.100000] U-Boot SPL 2024.01 (x)\n[0.500000 0.400000] U-Boot 2024.01 (x)\n[2.000000 1.5] Starting kernel ...\n[2.500000 0.5] [    0.000000] Booting Linux on physical CPU 0x0\n[4.000000 1.5] [    1.400000] Run /init as init process\n[5.000000 1.0] qemu login: \n";
+        let b = parse(log);
+        assert_eq!(b.len(), 1);
+        let b = &b[0];
+        assert!(b.complete);
+        let ids: Vec<_> = b.stages.iter().map(|s| s.id).collect();
+        assert_eq!(ids, [StageId::ASpl, StageId::Uboot, StageId::Kernel, StageId::Userspace]);
+        let u = b.stage(StageId::Uboot).unwrap();
+        assert_eq!((u.start_s, u.end_s, u.duration_s), (Some(0.5), Some(2.0), Some(1.5)));
+        assert_eq!(b.stage(StageId::Userspace).unwrap().duration_s, Some(1.0));
+        assert_eq!(b.printk_offset_s, Some(2.5));
+        assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(1.4));
+    }
+
+    #[test]
+    fn banner_again_splits_boots() {
+        let log = "U-Boot 2024.01 (x)\nStarting kernel ...\n[    0.0] Booting Linux\nx login:\nU-Boot 2024.01 (x)\nStarting kernel ...\n";
+        let b = parse(log);
+        assert_eq!(b.len(), 2);
+        assert!(b[0].complete && !b[1].complete);
+        assert_eq!(b[1].lines.0, 5);
+    }
+
+    #[test]
+    fn printk_going_back_splits_boots() {
+        let log = "[    0.000000] Booting Linux\n[    5.000000] late\n[    0.000000] Booting Linux\n[    0.100000] x\n";
+        let b = parse(log);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].kernel.as_ref().unwrap().last_ts_s, Some(5.0));
+        assert_eq!(b[1].kernel.as_ref().unwrap().last_ts_s, Some(0.1));
+    }
+
+    #[test]
+    fn no_host_clock_means_absent_not_zero() {
+        let b = &parse("U-Boot 2024.01 (x)\nStarting kernel ...\n")[0];
+        let u = b.stage(StageId::Uboot).unwrap();
+        assert_eq!((u.start_s, u.duration_s, u.clock), (None, None, Clock::Target));
+    }
+
+    #[test]
+    fn streaming_gives_the_same_boots_as_whole_input() {
+        let log = "U-Boot 2024.01 (x)\r\nStarting kernel ...\r\n[    0.0] Booting Linux\r\nx login:\r\nU-Boot 2024.01 (x)\r\n";
+        let whole = parse(log);
+        let mut p = Parser::new(&BoardProfile::generic());
+        let mut got = Vec::new();
+        for b in log.as_bytes().chunks(3) {
+            p.feed(b);
+            got.extend(p.take_boots());
+        }
+        got.extend(p.finish());
+        assert_eq!(got, whole);
+    }
+}

@@ -1,0 +1,208 @@
+//! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
+//! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
+
+use nom::{
+    branch::alt,
+    bytes::complete::{tag, take_till1, take_while1},
+    character::complete::{char, digit1, space0, space1},
+    combinator::{map, opt, recognize},
+    multi::many0,
+    sequence::{pair, tuple},
+    IResult,
+};
+
+/// Which U-Boot phase printed a banner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// `U-Boot TPL`.
+    Tpl,
+    /// `U-Boot SPL`.
+    Spl,
+    /// U-Boot proper.
+    Proper,
+}
+
+/// A U-Boot line the timeline cares about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UbootLine<'a> {
+    /// `U-Boot SPL 2021.01-gb248392d (Jan 04 2023 - 19:38:45 +0000)`.
+    Banner {
+        /// TPL, SPL or proper.
+        phase: Phase,
+        /// `2021.01-gb248392d`.
+        version: &'a str,
+        /// The build date in parentheses, if printed.
+        build: Option<&'a str>,
+    },
+    /// `Trying to boot from MMC1`.
+    TryingToBoot(&'a str),
+    /// `Hit any key to stop autoboot:`, `Press SPACE to abort autoboot in 2 seconds`, ...
+    Autoboot,
+    /// `Starting kernel ...` (U-Boot hands over to Linux).
+    StartingKernel,
+    /// `Starting ATF on ARM64 core...` (K3 R5 SPL hands over to TF-A).
+    StartingAtf,
+    /// `Timer summary in microseconds (N records):`.
+    BootstageHeader(u32),
+    /// `Mark    Elapsed  Stage`.
+    BootstageColumns,
+    /// `Accumulated time:`.
+    AccumulatedHeader,
+    /// A fatal boot error (`### ERROR ### Please RESET the board ###`, `SPL: failed to boot`).
+    Error(&'a str),
+}
+
+fn version(i: &str) -> IResult<&str, &str> {
+    recognize(pair(digit1, take_till1(|c: char| c.is_whitespace())))(i)
+}
+
+fn banner(i: &str) -> IResult<&str, UbootLine<'_>> {
+    let (i, _) = tag("U-Boot ")(i)?;
+    let (i, phase) = opt(alt((
+        map(tag("SPL "), |_| Phase::Spl),
+        map(tag("TPL "), |_| Phase::Tpl),
+        map(tag("VPL "), |_| Phase::Tpl),
+    )))(i)?;
+    let (i, version) = version(i)?;
+    let (i, _) = space0(i)?;
+    let build = i
+        .strip_prefix('(')
+        .and_then(|r| r.find(')').map(|e| &r[..e]));
+    Ok((
+        "",
+        UbootLine::Banner {
+            phase: phase.unwrap_or(Phase::Proper),
+            version,
+            build,
+        },
+    ))
+}
+
+/// Classifies a line (leading blanks already removed).
+pub fn line(t: &str) -> Option<UbootLine<'_>> {
+    match t.as_bytes().first()? {
+        b'U' => banner(t).ok().map(|(_, l)| l),
+        b'T' => {
+            if let Some(r) = t.strip_prefix("Trying to boot from ") {
+                Some(UbootLine::TryingToBoot(r.trim_end()))
+            } else if let Some(r) = t.strip_prefix("Timer summary in microseconds (") {
+                let n = r.split(' ').next()?.parse().ok()?;
+                Some(UbootLine::BootstageHeader(n))
+            } else {
+                None
+            }
+        }
+        b'S' => {
+            if t.starts_with("Starting kernel") {
+                Some(UbootLine::StartingKernel)
+            } else if t.starts_with("Starting ATF") {
+                Some(UbootLine::StartingAtf)
+            } else if t.starts_with("SPL: failed to boot") {
+                Some(UbootLine::Error(t.trim_end()))
+            } else {
+                None
+            }
+        }
+        b'H' | b'P' if t.contains("autoboot") => Some(UbootLine::Autoboot),
+        b'M' if is_columns(t) => Some(UbootLine::BootstageColumns),
+        b'A' if t.trim_end() == "Accumulated time:" => Some(UbootLine::AccumulatedHeader),
+        b'#' if t.starts_with("### ERROR ###") => Some(UbootLine::Error(t.trim_end())),
+        _ => {
+            if t.contains("to stop autoboot") || t.contains("to abort autoboot") {
+                Some(UbootLine::Autoboot)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+fn is_columns(t: &str) -> bool {
+    let mut w = t.split_whitespace();
+    w.next() == Some("Mark") && w.next() == Some("Elapsed") && w.next() == Some("Stage")
+}
+
+/// A bootstage number: `2,348,898` or `2348898`.
+fn grouped(i: &str) -> IResult<&str, u64> {
+    let (i, s) = recognize(pair(digit1, many0(pair(char(','), digit1))))(i)?;
+    let v = s.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |a, d| {
+        a.checked_mul(10).and_then(|a| a.checked_add((d - b'0') as u64))
+    });
+    match v {
+        Some(v) => Ok((i, v)),
+        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::TooLarge))),
+    }
+}
+
+fn name(i: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| !c.is_whitespace())(i)
+}
+
+/// A report row: `  2,348,898  1,765,608  board_init_r` -> (mark, elapsed, name).
+pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
+    let (rest, (_, mark, _, elapsed, _, name)) =
+        tuple((space0, grouped, space1, grouped, space1, name))(t).ok()?;
+    rest.trim().is_empty().then_some((mark, elapsed, name))
+}
+
+/// An accumulated row: `   41,696  dm_r` -> (µs, name).
+pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
+    let (rest, (_, us, _, name)) = tuple((space0, grouped, space1, name))(t).ok()?;
+    rest.trim().is_empty().then_some((us, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn banners() {
+        assert_eq!(
+            line("U-Boot SPL 2021.01-gb248392d (Jan 04 2023 - 19:38:45 +0000)"),
+            Some(UbootLine::Banner {
+                phase: Phase::Spl,
+                version: "2021.01-gb248392d",
+                build: Some("Jan 04 2023 - 19:38:45 +0000")
+            })
+        );
+        assert!(matches!(
+            line("U-Boot 2013.04-dirty (Jul 10 2013 - 14:02:53)"),
+            Some(UbootLine::Banner { phase: Phase::Proper, version: "2013.04-dirty", .. })
+        ));
+        assert!(matches!(
+            line("U-Boot TPL 2017.09-rc2-13373-g2cffd0d-dirty (Aug 31 2017 - 20:41:14)"),
+            Some(UbootLine::Banner { phase: Phase::Tpl, .. })
+        ));
+        assert_eq!(line("U-Boot> bootstage report"), None);
+        assert_eq!(line("U-Boot SPL board init"), None);
+    }
+
+    #[test]
+    fn autoboot_variants() {
+        for l in [
+            "Hit any key to stop autoboot:  0",
+            "Press SPACE to abort autoboot in 2 seconds",
+            "Autoboot in 1 seconds, press <Space> to stop autoboot",
+        ] {
+            assert_eq!(line(l), Some(UbootLine::Autoboot), "{l}");
+        }
+    }
+
+    #[test]
+    fn report_rows() {
+        assert_eq!(line("Timer summary in microseconds (12 records):"), Some(UbootLine::BootstageHeader(12)));
+        assert_eq!(line("Mark    Elapsed  Stage"), Some(UbootLine::BootstageColumns));
+        assert_eq!(record_row("  2,348,898  1,765,608  board_init_r"), Some((2348898, 1765608, "board_init_r")));
+        assert_eq!(record_row("0 0 reset"), Some((0, 0, "reset")));
+        assert_eq!(record_row("5,563,519  2,858,790  id=175"), Some((5563519, 2858790, "id=175")));
+        assert_eq!(record_row("12 34 two words"), None);
+        assert_eq!(accumulated_row("    41,696  dm_r"), Some((41696, "dm_r")));
+        assert_eq!(record_row("99999999999999999999999 1 x"), None);
+    }
+
+    #[test]
+    fn errors_and_handoff() {
+        assert_eq!(line("Starting kernel ..."), Some(UbootLine::StartingKernel));
+        assert!(matches!(line("### ERROR ### Please RESET the board ###"), Some(UbootLine::Error(_))));
+    }
+}
