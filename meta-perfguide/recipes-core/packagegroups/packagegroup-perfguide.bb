@@ -1,0 +1,16 @@
+SUMMARY = "perfguide benchmarks from oe-core"
+DESCRIPTION = "The perfguide-bench runner and the benchmarks whose recipes are in \
+               oe-core: openssl speed (openssl-bin) and stress-ng."
+# nooelint: oelint.vars.homepageping - the project has no public address yet (example.invalid, as in Cargo.toml)
+HOMEPAGE = "https://example.invalid/perfguide"
+BUGTRACKER = "https://example.invalid/perfguide/issues"
+SECTION = "benchmark"
+LICENSE = "MIT"
+
+inherit packagegroup
+
+RDEPENDS:${PN} = "\
+    openssl-bin \
+    perfguide-bench \
+    stress-ng \
+"
