@@ -1,1 +1,173 @@
-//! Statistics over many boots.
+//! Statistics over many boots: n, mean, min, max, median, p95 and standard deviation per stage
+//! and per sub-timeline entry, printed the TI way: `14.31 (min 12.88, max 20.51)`.
+
+use crate::model::{Boot, StageId};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Summary of one figure over several boots.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// How many boots gave the figure.
+    pub n: usize,
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Median (mean of the two middle values for even n).
+    pub median: f64,
+    /// 95th percentile (nearest rank).
+    pub p95: f64,
+    /// Sample standard deviation (0 for n = 1).
+    pub stddev: f64,
+}
+
+impl Summary {
+    /// Summarises values; `None` when there are none (absent, never zero).
+    pub fn of(values: &[f64]) -> Option<Summary> {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let mean = v.iter().sum::<f64>() / n as f64;
+        let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+        let rank = ((0.95 * n as f64).ceil() as usize).clamp(1, n);
+        let var = if n > 1 { v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+        Some(Summary { n, mean, min: v[0], max: v[n - 1], median, p95: v[rank - 1], stddev: var.sqrt() })
+    }
+
+    /// `mean (min X, max Y)` with `decimals` digits, as the TI Performance Guides print it.
+    pub fn ti(&self, decimals: usize) -> String {
+        format!(
+            "{:.d$} (min {:.d$}, max {:.d$})",
+            self.mean,
+            self.min,
+            self.max,
+            d = decimals
+        )
+    }
+}
+
+/// Statistics of a set of boots.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BootStats {
+    /// Boots considered.
+    pub boots: usize,
+    /// Boots that reached the ready marker.
+    pub complete: usize,
+    /// Per stage duration, seconds, in boot order.
+    pub stages: Vec<(StageId, Summary)>,
+    /// Total: from the first stage's start to the ready marker, seconds (host clock only).
+    pub total_s: Option<Summary>,
+    /// Per bootstage record, its mark in µs.
+    pub bootstage_mark_us: BTreeMap<String, Summary>,
+    /// Per SBL profile step (`run:name`), µs.
+    pub sbl_us: BTreeMap<String, Summary>,
+    /// Per initcall, µs.
+    pub initcall_us: BTreeMap<String, Summary>,
+}
+
+/// Collects figures boot by boot; memory grows with the number of boots only.
+#[derive(Debug, Default)]
+pub struct Collector {
+    boots: usize,
+    complete: usize,
+    stages: BTreeMap<StageId, Vec<f64>>,
+    total: Vec<f64>,
+    bootstage: BTreeMap<String, Vec<f64>>,
+    sbl: BTreeMap<String, Vec<f64>>,
+    initcalls: BTreeMap<String, Vec<f64>>,
+}
+
+impl Collector {
+    /// An empty collector.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one boot.
+    pub fn add(&mut self, b: &Boot) {
+        self.boots += 1;
+        self.complete += b.complete as usize;
+        for s in &b.stages {
+            if let Some(d) = s.duration_s {
+                self.stages.entry(s.id).or_default().push(d);
+            }
+        }
+        if let Some(t) = total_s(b) {
+            self.total.push(t);
+        }
+        for r in &b.bootstage {
+            self.bootstage.entry(r.name.clone()).or_default().push(r.mark_us as f64);
+        }
+        for p in &b.sbl_profile {
+            let v = p.duration_us.or(p.timestamp_us);
+            if let Some(v) = v {
+                self.sbl.entry(format!("{}:{}", p.run, p.name)).or_default().push(v as f64);
+            }
+        }
+        for (i, t) in b.sbl_total_us.iter().enumerate() {
+            self.sbl.entry(format!("{i}:total")).or_default().push(*t as f64);
+        }
+        for c in &b.initcalls {
+            self.initcalls.entry(c.name.clone()).or_default().push(c.duration_us as f64);
+        }
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> BootStats {
+        let map = |m: &BTreeMap<String, Vec<f64>>| {
+            m.iter().filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s))).collect()
+        };
+        BootStats {
+            boots: self.boots,
+            complete: self.complete,
+            stages: self.stages.iter().filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s))).collect(),
+            total_s: Summary::of(&self.total),
+            bootstage_mark_us: map(&self.bootstage),
+            sbl_us: map(&self.sbl),
+            initcall_us: map(&self.initcalls),
+        }
+    }
+}
+
+/// Summarises a slice of boots.
+pub fn summarize(boots: &[Boot]) -> BootStats {
+    let mut c = Collector::new();
+    boots.iter().for_each(|b| c.add(b));
+    c.stats()
+}
+
+/// Total boot time of a boot on the host clock: first stage start to the end of the last stage.
+pub fn total_s(b: &Boot) -> Option<f64> {
+    let first = b.stages.iter().find_map(|s| (s.clock == crate::Clock::Host).then_some(s.start_s).flatten())?;
+    let last = b.stages.last()?.end_s?;
+    (b.stages.last()?.clock == crate::Clock::Host).then_some(last - first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_figures() {
+        let s = Summary::of(&[3.0, 1.0, 2.0, 4.0]).unwrap();
+        assert_eq!((s.n, s.min, s.max, s.mean, s.median), (4, 1.0, 4.0, 2.5, 2.5));
+        assert_eq!(s.p95, 4.0);
+        assert!((s.stddev - 1.2909944).abs() < 1e-6);
+        assert_eq!(s.ti(2), "2.50 (min 1.00, max 4.00)");
+        assert_eq!(Summary::of(&[]), None);
+        assert_eq!(Summary::of(&[5.0]).unwrap().stddev, 0.0);
+    }
+
+    #[test]
+    fn p95_nearest_rank() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(Summary::of(&v).unwrap().p95, 95.0);
+        assert_eq!(Summary::of(&v).unwrap().median, 50.5);
+    }
+}

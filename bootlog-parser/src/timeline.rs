@@ -35,6 +35,9 @@ struct State {
     /// Host clock continuity across grabserial `-m` base resets.
     host_offset: f64,
     last_host_raw: Option<f64>,
+    /// Where the host clock restarted (a new capture), used as the next boot's origin.
+    pending_origin: Option<f64>,
+    last_scale: HostScale,
     long_lines_seen: usize,
 }
 
@@ -101,6 +104,8 @@ impl Parser {
                 next_index: 0,
                 host_offset: 0.0,
                 last_host_raw: None,
+                pending_origin: None,
+                last_scale: HostScale::Relative,
                 long_lines_seen: 0,
             },
         }
@@ -181,26 +186,39 @@ impl State {
         }
     }
 
+    /// Makes the host clock continuous across capture restarts; returns the absolute value.
     fn host(&mut self, n: u64, raw: Option<f64>, scale: HostScale) -> Option<f64> {
         let raw = raw?;
         if let Some(last) = self.last_host_raw {
             if raw + 1e-6 < last {
                 self.host_offset += last - raw;
+                self.pending_origin = Some(self.host_offset);
                 self.cur.boot.warnings.push(format!(
-                    "line {n}: host clock went back from {last:.6} to {raw:.6}; continued from {last:.6} (grabserial -m base reset?)"
+                    "line {n}: host clock went back from {last:.6} to {raw:.6}; continued from {last:.6} (grabserial -m base reset or a new capture?)"
                 ));
             }
         }
         self.last_host_raw = Some(raw);
-        let h = raw + self.host_offset;
+        let abs = raw + self.host_offset;
+        self.note_host(abs, scale);
+        Some(abs)
+    }
+
+    /// Records a host time in the current boot, fixing the boot's origin on first use.
+    fn note_host(&mut self, abs: f64, scale: HostScale) {
+        self.last_scale = scale;
+        let first_boot = self.next_index == 0;
         let b = &mut self.cur;
-        if b.scale.is_none() {
+        if b.origin.is_none() {
             b.scale = Some(scale);
-            b.origin = Some(if scale == HostScale::Wall { h } else { 0.0 });
+            b.origin = Some(match (scale, self.pending_origin.take()) {
+                (HostScale::Wall, _) => abs,
+                (HostScale::Relative, Some(p)) => p,
+                (HostScale::Relative, None) if first_boot => 0.0,
+                (HostScale::Relative, None) => abs,
+            });
         }
-        let rel = h - b.origin.unwrap_or(0.0);
-        b.last_host = Some(rel);
-        Some(rel)
+        b.last_host = Some(abs);
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
@@ -324,7 +342,8 @@ impl State {
     }
 
     fn mark(&mut self, kind: &str, n: u64, host: Option<f64>, target: Option<f64>) {
-        self.cur.boot.marks.push(Mark { kind: kind.to_string(), line: n, host_s: host, target_s: target });
+        let host_s = host.and_then(|h| self.cur.rel(h));
+        self.cur.boot.marks.push(Mark { kind: kind.to_string(), line: n, host_s, target_s: target });
     }
 
     fn component(&mut self, key: &str, v: &str) {
@@ -334,36 +353,26 @@ impl State {
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
     /// means a reset, so the current boot ends and a new one begins.
     fn open(&mut self, id: StageId, n: u64, host: Option<f64>, target: Option<f64>, kind: &str) {
+        // A stage seen before in this boot (other than the running one), a boot-loader stage
+        // after the kernel started, or anything after the ready marker: the board was reset.
         let reset = match self.current() {
-            Some(cur) => id < cur || (self.cur.boot.complete && id < StageId::Userspace),
+            Some(cur) => {
+                (id != cur && self.seen(id))
+                    || (cur >= StageId::Kernel && id < StageId::Kernel)
+                    || (self.cur.boot.complete && id < StageId::Userspace)
+            }
             None => false,
         };
         if reset {
             self.end_boot();
-            // The new boot's host clock starts where this line is.
-            let host = self.host_restart(host);
+            if let Some(h) = host {
+                self.note_host(h, self.last_scale);
+            }
             self.start_stage(id, n, host);
         } else if self.current() != Some(id) {
             self.start_stage(id, n, host);
         }
-        let host = self.cur.last_host.filter(|_| host.is_some());
         self.mark(kind, n, host, target);
-    }
-
-    fn host_restart(&mut self, host: Option<f64>) -> Option<f64> {
-        let h = host?;
-        // For wall clocks the new boot's origin is this line; relative captures keep theirs.
-        let b = &mut self.cur;
-        if b.scale.is_none() {
-            if let Some(last) = self.last_host_raw {
-                let abs = last + self.host_offset;
-                let scale = if h == 0.0 { HostScale::Relative } else { HostScale::Wall };
-                b.scale = Some(scale);
-                b.origin = Some(if scale == HostScale::Wall { abs } else { 0.0 });
-                b.last_host = Some(abs - b.origin.unwrap_or(0.0));
-            }
-        }
-        b.last_host
     }
 
     fn start_stage(&mut self, id: StageId, n: u64, host: Option<f64>) {
@@ -384,6 +393,17 @@ impl State {
                 }
                 Phase::Spl => {
                     let stage = if self.cur.seen_tfa { StageId::ASpl } else { self.first_spl };
+                    // TI K3 flow seen with a profile that did not say so: the SPL that loaded
+                    // TF-A ran on the R5, and this one is the A-core SPL.
+                    if stage == StageId::ASpl
+                        && self.cur.seen_tfa
+                        && self.seen(StageId::ASpl)
+                        && !self.seen(StageId::R5Spl)
+                        && !self.seen(StageId::Uboot)
+                        && self.cur.stages.first().is_some_and(|s| s.id == StageId::ASpl)
+                    {
+                        self.cur.stages[0].id = StageId::R5Spl;
+                    }
                     // K3: a second SPL banner with no TF-A between is a reset, handled by open().
                     self.open(stage, n, host, None, "spl_banner");
                     if stage == StageId::ASpl && self.cur.boot.components.contains_key("uboot_spl") && self.first_spl == StageId::R5Spl {
@@ -598,7 +618,9 @@ impl State {
                     p.ts
                 ));
                 self.end_boot();
-                self.host_restart(host);
+                if let Some(h) = host {
+                    self.note_host(h, self.last_scale);
+                }
             }
         }
         let b = &mut self.cur;
@@ -704,13 +726,13 @@ impl State {
             return;
         }
         if !self.seen(StageId::Userspace) {
-            if self.current().is_some() {
-                self.cur.boot.warnings.push(format!("line {n}: ready marker seen before any userspace line; userspace opened there"));
-            }
-            self.open(StageId::Userspace, n, host, None, "userspace_unseen");
+            // Where userspace began is unknown: the last stage seen runs to the ready marker.
+            self.cur.boot.warnings.push(format!(
+                "line {n}: ready marker seen but no line told where userspace began; the last stage seen runs to it"
+            ));
         }
         self.cur.boot.complete = true;
-        self.cur.ready_host = host.and(self.cur.last_host);
+        self.cur.ready_host = host;
         self.cur.boot.login_prompt = Some(t.trim().to_string());
         self.mark("ready", n, host, None);
     }
@@ -732,6 +754,11 @@ impl State {
 }
 
 impl Builder {
+    /// A host time relative to this boot's origin.
+    fn rel(&self, abs: f64) -> Option<f64> {
+        Some(round6(abs - self.origin?))
+    }
+
     fn finish(mut self, index: usize) -> Boot {
         let mut boot = std::mem::take(&mut self.boot);
         boot.index = index;
@@ -743,8 +770,8 @@ impl Builder {
             let s = &self.stages[i];
             let mut st = Stage { id: s.id, start_s: None, end_s: None, duration_s: None, clock: Clock::Host, line: Some(s.line), console_bytes: Some(s.bytes) };
             if hosted {
-                st.start_s = s.host;
-                st.end_s = if i + 1 < n { self.stages[i + 1].host } else { end_host };
+                st.start_s = s.host.and_then(|h| self.rel(h));
+                st.end_s = if i + 1 < n { self.stages[i + 1].host } else { end_host }.and_then(|h| self.rel(h));
                 if let (Some(a), Some(b)) = (st.start_s, st.end_s) {
                     st.duration_s = Some(round6(b - a));
                 }
@@ -754,7 +781,7 @@ impl Builder {
             boot.stages.push(st);
         }
         if let Some(o) = self.printk_offset {
-            boot.printk_offset_s = Some(round6(o));
+            boot.printk_offset_s = Some(round6(o - self.origin.unwrap_or(0.0)));
         }
         if !hosted {
             boot.warnings.push("no host timestamps: stage times come from the target's own clocks where it prints them".into());
@@ -786,7 +813,8 @@ impl Builder {
             }
             StageId::Kernel => {
                 if let Some(k) = &boot.kernel {
-                    st.start_s = k.first_ts_s;
+                    // printk time 0 is the kernel's own origin; init is where it hands over.
+                    st.start_s = k.init_ts_s.map(|_| 0.0);
                     st.end_s = k.init_ts_s;
                     if let (Some(a), Some(b)) = (st.start_s, st.end_s) {
                         st.duration_s = Some(round6(b - a));
