@@ -1,0 +1,569 @@
+//! Consoles (labgrid "resources + drivers" for the serial side): where a board's console bytes
+//! come from.
+//!
+//! A console is opened once, before the first power-on, and stays open across power cycles so
+//! that no byte after power-on is lost (labgrid issues #1380/#1400 are about the bytes lost when
+//! a console is reopened after power-on). Each console runs one reader thread that blocks in
+//! `read` and stamps every chunk with the monotonic clock the moment `read` returns, then hands
+//! it to the boot loop through a channel; the loop decides which cycle a chunk belongs to.
+//!
+//! Kinds, from the board profile's `[console]` table:
+//! - `kind = "qemu"`: QEMU's serial on the child's stdout (`-serial stdio`), fed by the `qemu`
+//!   power driver (a power cycle is a new process, the console channel stays);
+//! - `kind = "serial"`, `device`, `baud` (default 115200): a serial device, 8N1, no flow control;
+//! - `kind = "tcp"`, `address = "host:port"`: a raw TCP console such as ser2net;
+//! - `kind = "command"`, `argv = [...]`: a program whose stdout is the console (no shell unless
+//!   the argv says `sh -c`), e.g. `["picocom", "-q", "/dev/ttyUSB0"]` or
+//!   `["ssh", "lab", "cat /dev/ttyUSB0"]`.
+
+use serde::Deserialize;
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Something the console reader saw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConsoleEvent {
+    /// Bytes, stamped when `read` returned them.
+    Data {
+        /// Arrival (monotonic).
+        at: Instant,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// The source ended (EOF, device gone, process exited).
+    Closed {
+        /// When it was noticed.
+        at: Instant,
+        /// Why, for people.
+        reason: String,
+    },
+}
+
+impl ConsoleEvent {
+    /// When the event happened.
+    pub fn at(&self) -> Instant {
+        match self {
+            ConsoleEvent::Data { at, .. } | ConsoleEvent::Closed { at, .. } => *at,
+        }
+    }
+}
+
+/// Errors of a console.
+#[derive(Debug, thiserror::Error)]
+pub enum ConsoleError {
+    /// The `[console]` table is missing or malformed.
+    #[error("board {board}: [console]: {message}")]
+    Config {
+        /// Board name.
+        board: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A serial device could not be opened.
+    #[error("serial console {device} at {baud} baud: {source}")]
+    Serial {
+        /// Device path.
+        device: String,
+        /// Baud rate.
+        baud: u32,
+        /// Why.
+        source: serialport::Error,
+    },
+    /// A TCP console could not be reached.
+    #[error("tcp console {address}: {source}")]
+    Tcp {
+        /// `host:port`.
+        address: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// A console command could not be started.
+    #[error("console command `{command}`: {source}")]
+    Command {
+        /// The argv, quoted for people.
+        command: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// Writing to the console failed.
+    #[error("console {console}: write: {source}")]
+    Write {
+        /// Which console.
+        console: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// The console is closed and cannot deliver bytes.
+    #[error("console {0} is closed")]
+    Closed(String),
+}
+
+/// The `[console]` table of a board profile.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ConsoleConfig {
+    /// QEMU's serial on stdio (fed by the `qemu` power driver).
+    Qemu {},
+    /// A serial device, 8N1.
+    Serial {
+        /// Device path, e.g. `/dev/ttyUSB0`.
+        device: String,
+        /// Baud rate.
+        #[serde(default = "default_baud")]
+        baud: u32,
+    },
+    /// A raw TCP console (ser2net).
+    Tcp {
+        /// `host:port`.
+        address: String,
+    },
+    /// A command whose stdout is the console.
+    Command {
+        /// argv; no shell is involved.
+        argv: Vec<String>,
+    },
+}
+
+fn default_baud() -> u32 {
+    115_200
+}
+
+impl ConsoleConfig {
+    /// Reads the `[console]` table of a profile (`None` = the table is absent).
+    pub fn from_profile(board: &str, v: Option<&toml::Value>) -> Result<Self, ConsoleError> {
+        let v = v.ok_or_else(|| ConsoleError::Config {
+            board: board.to_string(),
+            message: "missing; give `kind = \"serial\"|\"tcp\"|\"command\"|\"qemu\"`".into(),
+        })?;
+        let c: ConsoleConfig =
+            v.clone()
+                .try_into()
+                .map_err(|e: toml::de::Error| ConsoleError::Config {
+                    board: board.to_string(),
+                    message: e.message().to_string(),
+                })?;
+        if let ConsoleConfig::Command { argv } = &c {
+            if argv.is_empty() {
+                return Err(ConsoleError::Config {
+                    board: board.to_string(),
+                    message: "kind = \"command\" needs a non-empty `argv`".into(),
+                });
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// A board console: bytes as they arrive, and a way to type.
+pub trait Console: Send {
+    /// One line for people (`serial /dev/ttyUSB0 115200 8N1`).
+    fn describe(&self) -> String;
+    /// The next event, waiting at most `timeout`; `Ok(None)` when nothing came.
+    fn recv(&mut self, timeout: Duration) -> Result<Option<ConsoleEvent>, ConsoleError>;
+    /// Sends bytes to the board.
+    fn send(&mut self, bytes: &[u8]) -> Result<(), ConsoleError>;
+    /// Reconnects a console whose source ended (a ser2net drop, a console command that
+    /// exited). A console that is open does nothing.
+    fn ensure_open(&mut self) -> Result<(), ConsoleError>;
+}
+
+/// Quotes an argv for messages, the way a shell user would type it.
+pub fn quote_argv(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| {
+            if !a.is_empty()
+                && a.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&c))
+            {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs a reader thread: reads `r` until EOF or `stop`, sends stamped chunks to `tx`.
+/// Read timeouts (serial, TCP) are not errors: they only give the thread a chance to stop.
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(
+    mut r: R,
+    tx: Sender<ConsoleEvent>,
+    stop: Arc<AtomicBool>,
+    open: Arc<AtomicBool>,
+    name: String,
+    on_eof: Box<dyn FnOnce() -> String + Send>,
+) -> io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name(format!("console {name}"))
+        .spawn(move || {
+            let mut buf = vec![0u8; 4096];
+            let reason = loop {
+                if stop.load(Ordering::Relaxed) {
+                    break None;
+                }
+                match r.read(&mut buf) {
+                    Ok(0) => break Some(on_eof()),
+                    Ok(n) => {
+                        let at = Instant::now();
+                        if tx
+                            .send(ConsoleEvent::Data {
+                                at,
+                                bytes: buf[..n].to_vec(),
+                            })
+                            .is_err()
+                        {
+                            break None;
+                        }
+                    }
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            io::ErrorKind::TimedOut
+                                | io::ErrorKind::WouldBlock
+                                | io::ErrorKind::Interrupted
+                        ) =>
+                    {
+                        continue
+                    }
+                    Err(e) => break Some(format!("read error: {e}")),
+                }
+            };
+            open.store(false, Ordering::Relaxed);
+            if let Some(reason) = reason {
+                if !stop.load(Ordering::Relaxed) {
+                    let _ = tx.send(ConsoleEvent::Closed {
+                        at: Instant::now(),
+                        reason,
+                    });
+                }
+            }
+        })
+}
+
+/// The consumer side shared by every console kind.
+fn recv_from(
+    rx: &Receiver<ConsoleEvent>,
+    timeout: Duration,
+    name: &str,
+) -> Result<Option<ConsoleEvent>, ConsoleError> {
+    match rx.recv_timeout(timeout) {
+        Ok(ev) => Ok(Some(ev)),
+        Err(RecvTimeoutError::Timeout) => Ok(None),
+        Err(RecvTimeoutError::Disconnected) => Err(ConsoleError::Closed(name.to_string())),
+    }
+}
+
+/// QEMU's serial console: a channel that every QEMU process of the run feeds in turn.
+pub struct QemuConsole {
+    pub(crate) rx: Receiver<ConsoleEvent>,
+    pub(crate) stdin: Arc<Mutex<Option<os_pipe::PipeWriter>>>,
+}
+
+impl Console for QemuConsole {
+    fn describe(&self) -> String {
+        "qemu serial (stdio)".into()
+    }
+    fn recv(&mut self, timeout: Duration) -> Result<Option<ConsoleEvent>, ConsoleError> {
+        recv_from(&self.rx, timeout, "qemu")
+    }
+    fn send(&mut self, bytes: &[u8]) -> Result<(), ConsoleError> {
+        let mut g = self.stdin.lock().unwrap_or_else(|p| p.into_inner());
+        match g.as_mut() {
+            Some(w) => w
+                .write_all(bytes)
+                .and_then(|_| w.flush())
+                .map_err(|source| ConsoleError::Write {
+                    console: "qemu".into(),
+                    source,
+                }),
+            None => Err(ConsoleError::Closed("qemu (powered off)".into())),
+        }
+    }
+    fn ensure_open(&mut self) -> Result<(), ConsoleError> {
+        Ok(())
+    }
+}
+
+enum Source {
+    Serial { device: String, baud: u32 },
+    Tcp { address: String },
+    Command { argv: Vec<String> },
+}
+
+/// A console read by one reader thread from a serial device, a TCP port or a command's stdout.
+pub struct StreamConsole {
+    source: Source,
+    rx: Receiver<ConsoleEvent>,
+    tx: Sender<ConsoleEvent>,
+    writer: Option<Box<dyn Write + Send>>,
+    stop: Arc<AtomicBool>,
+    open: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    child: Option<Arc<duct::ReaderHandle>>,
+}
+
+impl StreamConsole {
+    /// Opens a serial device at `baud`, 8N1, no flow control.
+    pub fn serial(device: &str, baud: u32) -> Result<Self, ConsoleError> {
+        Self::open(Source::Serial {
+            device: device.into(),
+            baud,
+        })
+    }
+
+    /// Connects to a raw TCP console (`host:port`).
+    pub fn tcp(address: &str) -> Result<Self, ConsoleError> {
+        Self::open(Source::Tcp {
+            address: address.into(),
+        })
+    }
+
+    /// Starts a console command (argv, no shell).
+    pub fn command(argv: &[String]) -> Result<Self, ConsoleError> {
+        Self::open(Source::Command {
+            argv: argv.to_vec(),
+        })
+    }
+
+    fn open(source: Source) -> Result<Self, ConsoleError> {
+        let (tx, rx) = mpsc::channel();
+        let mut c = StreamConsole {
+            source,
+            rx,
+            tx,
+            writer: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            open: Arc::new(AtomicBool::new(false)),
+            thread: None,
+            child: None,
+        };
+        c.connect()?;
+        Ok(c)
+    }
+
+    fn connect(&mut self) -> Result<(), ConsoleError> {
+        self.shutdown();
+        self.stop = Arc::new(AtomicBool::new(false));
+        self.open = Arc::new(AtomicBool::new(true));
+        let name = self.describe();
+        let tx = self.tx.clone();
+        let (stop, open) = (self.stop.clone(), self.open.clone());
+        let thread = match &self.source {
+            Source::Serial { device, baud } => {
+                let err = |source| ConsoleError::Serial {
+                    device: device.clone(),
+                    baud: *baud,
+                    source,
+                };
+                let port = serialport::new(device.as_str(), *baud)
+                    .data_bits(serialport::DataBits::Eight)
+                    .parity(serialport::Parity::None)
+                    .stop_bits(serialport::StopBits::One)
+                    .flow_control(serialport::FlowControl::None)
+                    .timeout(Duration::from_millis(100))
+                    .open_native()
+                    .map_err(err)?;
+                let w = port.try_clone_native().map_err(err)?;
+                self.writer = Some(Box::new(w));
+                let dev = device.clone();
+                spawn_reader(
+                    port,
+                    tx,
+                    stop,
+                    open,
+                    name,
+                    Box::new(move || format!("serial device {dev} closed")),
+                )
+            }
+            Source::Tcp { address } => {
+                let err = |source| ConsoleError::Tcp {
+                    address: address.clone(),
+                    source,
+                };
+                let s = TcpStream::connect(address.as_str()).map_err(err)?;
+                s.set_nodelay(true).map_err(err)?;
+                s.set_read_timeout(Some(Duration::from_millis(100)))
+                    .map_err(err)?;
+                self.writer = Some(Box::new(s.try_clone().map_err(err)?));
+                let a = address.clone();
+                spawn_reader(
+                    s,
+                    tx,
+                    stop,
+                    open,
+                    name,
+                    Box::new(move || format!("tcp console {a}: connection closed by peer")),
+                )
+            }
+            Source::Command { argv } => {
+                let err = |source| ConsoleError::Command {
+                    command: quote_argv(argv),
+                    source,
+                };
+                let (stdin_r, stdin_w) = os_pipe::pipe().map_err(err)?;
+                let h = duct::cmd(&argv[0], &argv[1..])
+                    .stdin_file(stdin_r)
+                    .unchecked()
+                    .before_spawn(|c| {
+                        own_process_group(c);
+                        Ok(())
+                    })
+                    .reader()
+                    .map_err(err)?;
+                let h = Arc::new(h);
+                self.child = Some(h.clone());
+                self.writer = Some(Box::new(stdin_w));
+                let cmdline = quote_argv(argv);
+                let h2 = h.clone();
+                spawn_reader(
+                    ArcReader(h),
+                    tx,
+                    stop,
+                    open,
+                    name,
+                    Box::new(move || {
+                        let status = h2
+                            .try_wait()
+                            .ok()
+                            .flatten()
+                            .map(|o| o.status.to_string())
+                            .unwrap_or_else(|| "closed its stdout".into());
+                        format!("console command `{cmdline}` ended: {status}")
+                    }),
+                )
+            }
+        };
+        let thread = thread.map_err(|source| ConsoleError::Command {
+            command: "reader thread".into(),
+            source,
+        })?;
+        self.thread = Some(thread);
+        Ok(())
+    }
+
+    fn shutdown(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.writer = None;
+        if let Some(c) = self.child.take() {
+            let _ = c.kill();
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Puts a child in its own process group, so that a Ctrl-C on the terminal reaches perfguide
+/// only and perfguide shuts the child down in order.
+pub(crate) fn own_process_group(c: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    c.process_group(0);
+}
+
+struct ArcReader(Arc<duct::ReaderHandle>);
+
+impl Read for ArcReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+impl Console for StreamConsole {
+    fn describe(&self) -> String {
+        match &self.source {
+            Source::Serial { device, baud } => format!("serial {device} {baud} 8N1"),
+            Source::Tcp { address } => format!("tcp {address}"),
+            Source::Command { argv } => format!("command `{}`", quote_argv(argv)),
+        }
+    }
+    fn recv(&mut self, timeout: Duration) -> Result<Option<ConsoleEvent>, ConsoleError> {
+        let name = self.describe();
+        recv_from(&self.rx, timeout, &name)
+    }
+    fn send(&mut self, bytes: &[u8]) -> Result<(), ConsoleError> {
+        let console = self.describe();
+        match self.writer.as_mut() {
+            Some(w) => w
+                .write_all(bytes)
+                .and_then(|_| w.flush())
+                .map_err(|source| ConsoleError::Write { console, source }),
+            None => Err(ConsoleError::Closed(console)),
+        }
+    }
+    fn ensure_open(&mut self) -> Result<(), ConsoleError> {
+        if self.open.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.connect()
+    }
+}
+
+impl Drop for StreamConsole {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(s: &str) -> Result<ConsoleConfig, ConsoleError> {
+        let v: toml::Value = toml::from_str(s).unwrap();
+        ConsoleConfig::from_profile("b", v.get("console"))
+    }
+
+    #[test]
+    fn config_kinds() {
+        assert_eq!(
+            cfg("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyUSB0\"\n").unwrap(),
+            ConsoleConfig::Serial {
+                device: "/dev/ttyUSB0".into(),
+                baud: 115200
+            }
+        );
+        assert_eq!(
+            cfg("[console]\nkind = \"qemu\"\n").unwrap(),
+            ConsoleConfig::Qemu {}
+        );
+        let e = cfg("[console]\nkind = \"command\"\nargv = []\n").unwrap_err();
+        assert!(e.to_string().contains("argv"), "{e}");
+        let e = cfg("[console]\nkind = \"telepathy\"\n").unwrap_err();
+        assert!(e.to_string().contains("telepathy"), "{e}");
+        assert!(cfg("x = 1").is_err());
+    }
+
+    #[test]
+    fn command_console_delivers_bytes_and_end() {
+        let mut c =
+            StreamConsole::command(&["printf".into(), "a\\377b\\n".into()]).expect("printf runs");
+        let mut got = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            assert!(Instant::now() < deadline, "no end of console");
+            match c.recv(Duration::from_millis(100)).unwrap() {
+                Some(ConsoleEvent::Data { bytes, .. }) => got.extend(bytes),
+                Some(ConsoleEvent::Closed { reason, .. }) => {
+                    assert!(reason.contains("printf"), "{reason}");
+                    break;
+                }
+                None => {}
+            }
+        }
+        assert_eq!(got, b"a\xffb\n");
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(
+            quote_argv(&["sh".into(), "-c".into(), "echo 'x'".into()]),
+            "sh -c 'echo '\\''x'\\'''"
+        );
+    }
+}
