@@ -133,7 +133,11 @@ pub fn strip(text: &str) -> Layer<'_> {
     if first == b'[' {
         // The first digit after `[` and optional blanks tells a host stamp from printk.
         if let Ok((rest, abs)) = grabserial_t(t) {
-            return Layer::Host(abs, HostScale::Relative, rest.strip_prefix(' ').unwrap_or(rest));
+            return Layer::Host(
+                abs,
+                HostScale::Relative,
+                rest.strip_prefix(' ').unwrap_or(rest),
+            );
         }
         if let Ok((rest, w)) = wall_bracket(t) {
             return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
@@ -157,7 +161,10 @@ struct LavaLine {
 fn lava(t: &str) -> Option<Layer<'static>> {
     let body = t.strip_prefix("- ")?.trim_end();
     let l: LavaLine = serde_json::from_str(body).ok()?;
-    let dt = l.dt.as_deref().and_then(|d| wall_time(d).ok()).map(|(_, s)| s);
+    let dt =
+        l.dt.as_deref()
+            .and_then(|d| wall_time(d).ok())
+            .map(|(_, s)| s);
     let console = matches!(l.lvl.as_deref(), Some("target") | Some("feedback"));
     let msg = match l.msg {
         serde_json::Value::String(s) if console => Some(s),
@@ -196,7 +203,10 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
             char(':'),
         ))(text)
         .ok()?;
-        return Some((num(&format!("{a}.{f}")), rest.strip_prefix(' ').unwrap_or(rest)));
+        return Some((
+            num(&format!("{a}.{f}")),
+            rest.strip_prefix(' ').unwrap_or(rest),
+        ));
     }
     None
 }
@@ -227,12 +237,18 @@ mod tests {
             strip("[0.217195 0.000460] U-Boot SPL 2017.09"),
             Layer::Host(0.217195, HostScale::Relative, "U-Boot SPL 2017.09")
         );
-        assert_eq!(strip("        [0.000002 0.000002]"), Layer::Host(0.000002, HostScale::Relative, ""));
+        assert_eq!(
+            strip("        [0.000002 0.000002]"),
+            Layer::Host(0.000002, HostScale::Relative, "")
+        );
     }
 
     #[test]
     fn printk_is_not_a_host_stamp() {
-        assert_eq!(strip("[    0.090111] dmi: x"), Layer::None("[    0.090111] dmi: x"));
+        assert_eq!(
+            strip("[    0.090111] dmi: x"),
+            Layer::None("[    0.090111] dmi: x")
+        );
     }
 
     #[test]
@@ -284,7 +300,8 @@ mod tests {
     #[test]
     fn glued_records() {
         let (a, t, b) =
-            split_glued("Trying to boot from MMC1[0.262093 0.038996] Expected Linux image").unwrap();
+            split_glued("Trying to boot from MMC1[0.262093 0.038996] Expected Linux image")
+                .unwrap();
         assert_eq!((a, b), ("Trying to boot from MMC1", "Expected Linux image"));
         assert!((t - 0.262093).abs() < 1e-9);
         assert!(split_glued("[    0.090111] dmi: x").is_none());

@@ -112,9 +112,9 @@ fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 #[inline]
 fn is_plain(bytes: &[u8]) -> bool {
     // A branch-free fold so the compiler can vectorise it.
-    let bad = bytes
-        .iter()
-        .fold(0u8, |acc, &b| acc | (((b < 0x20) & (b != b'\t')) | (b >= 0x7f)) as u8);
+    let bad = bytes.iter().fold(0u8, |acc, &b| {
+        acc | (((b < 0x20) & (b != b'\t')) | (b >= 0x7f)) as u8
+    });
     bad == 0
 }
 
@@ -155,7 +155,10 @@ fn clean_slow(bytes: &[u8]) -> String {
             }
             _ => {
                 let len = utf8_len(b);
-                match bytes.get(i..i + len).and_then(|s| std::str::from_utf8(s).ok()) {
+                match bytes
+                    .get(i..i + len)
+                    .and_then(|s| std::str::from_utf8(s).ok())
+                {
                     Some(s) if len > 1 => {
                         out.push_str(s);
                         i += len;
@@ -222,7 +225,9 @@ mod tests {
         let mut s = LineSplitter::new();
         let mut v = Vec::new();
         for c in chunks {
-            s.feed(c, &mut |n, b| v.push((n, String::from_utf8_lossy(b).into_owned())));
+            s.feed(c, &mut |n, b| {
+                v.push((n, String::from_utf8_lossy(b).into_owned()))
+            });
         }
         s.finish(&mut |n, b| v.push((n, String::from_utf8_lossy(b).into_owned())));
         v
@@ -230,7 +235,12 @@ mod tests {
 
     #[test]
     fn line_endings() {
-        let want = vec![(1, "a".into()), (2, "b".into()), (3, "c".into()), (4, "d".into())];
+        let want = vec![
+            (1, "a".into()),
+            (2, "b".into()),
+            (3, "c".into()),
+            (4, "d".into()),
+        ];
         assert_eq!(split(&[b"a\nb\nc\nd"]), want);
         assert_eq!(split(&[b"a\r\nb\r\nc\r\nd\r\n"]), want);
         assert_eq!(split(&[b"a\n\rb\n\rc\n\rd\n\r"]), want);
@@ -239,7 +249,12 @@ mod tests {
 
     #[test]
     fn line_endings_split_across_chunks() {
-        let want = vec![(1, "a".into()), (2, "b".into()), (3, "".into()), (4, "c".into())];
+        let want = vec![
+            (1, "a".into()),
+            (2, "b".into()),
+            (3, "".into()),
+            (4, "c".into()),
+        ];
         assert_eq!(split(&[b"a\r", b"\nb\n", b"\r", b"\nc"]), want);
         assert_eq!(split(&[b"a\n", b"\r", b"b\n\n", b"c"]), want);
     }
@@ -277,7 +292,10 @@ mod tests {
 
     #[test]
     fn backspaces_are_applied() {
-        assert_eq!(clean(b"Hit any key to stop autoboot:  3\x08\x08\x08 2"), "Hit any key to stop autoboot: 2");
+        assert_eq!(
+            clean(b"Hit any key to stop autoboot:  3\x08\x08\x08 2"),
+            "Hit any key to stop autoboot: 2"
+        );
     }
 
     #[test]

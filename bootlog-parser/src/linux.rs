@@ -18,7 +18,8 @@ pub struct Printk<'a> {
 }
 
 fn stamp(i: &str) -> IResult<&str, f64> {
-    let (i, (_, _, s, _, us, _)) = tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
+    let (i, (_, _, s, _, us, _)) =
+        tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
     let whole: u64 = s.parse().unwrap_or(0);
     let frac: f64 = format!("0.{us}").parse().unwrap_or(0.0);
     Ok((i, whole as f64 + frac))
@@ -42,7 +43,10 @@ pub fn printk(t: &str) -> Option<Printk<'_>> {
     }
     let (rest, ts) = stamp(t).ok()?;
     let (rest, _) = opt(caller)(rest).ok()?;
-    Some(Printk { ts, msg: rest.strip_prefix(' ').unwrap_or(rest) })
+    Some(Printk {
+        ts,
+        msg: rest.strip_prefix(' ').unwrap_or(rest),
+    })
 }
 
 /// A kernel message the timeline cares about.
@@ -116,17 +120,22 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
             if let Some(r) = m.strip_prefix("Kernel command line: ") {
                 Some(KernelLine::CmdLine(r.trim_end()))
             } else if let Some(r) = m.strip_prefix("Kernel panic - not syncing") {
-                Some(KernelLine::Panic(r.trim_start_matches([':', ' ']).trim_end()))
+                Some(KernelLine::Panic(
+                    r.trim_start_matches([':', ' ']).trim_end(),
+                ))
             } else {
                 None
             }
         }
-        b'M' => m.strip_prefix("Machine model: ").map(|r| KernelLine::Machine(r.trim_end())),
+        b'M' => m
+            .strip_prefix("Machine model: ")
+            .map(|r| KernelLine::Machine(r.trim_end())),
         b'F' if m.starts_with("Freeing unused kernel") => Some(KernelLine::FreeingUnused),
         b'R' => {
             let r = m.strip_prefix("Run ")?;
             let (path, tail) = r.split_once(' ')?;
-            tail.starts_with("as init process").then_some(KernelLine::RunInit(path))
+            tail.starts_with("as init process")
+                .then_some(KernelLine::RunInit(path))
         }
         b'c' => {
             let r = m.strip_prefix("calling ")?.trim_start();
@@ -143,28 +152,72 @@ mod tests {
 
     #[test]
     fn printk_stamps() {
-        assert_eq!(printk("[    1.962102] am65-cpsw"), Some(Printk { ts: 1.962102, msg: "am65-cpsw" }));
-        assert_eq!(printk("[   13.795336] k3"), Some(Printk { ts: 13.795336, msg: "k3" }));
-        assert_eq!(printk("[    0.000000][    T0] Linux version 6.8"), Some(Printk { ts: 0.0, msg: "Linux version 6.8" }));
+        assert_eq!(
+            printk("[    1.962102] am65-cpsw"),
+            Some(Printk {
+                ts: 1.962102,
+                msg: "am65-cpsw"
+            })
+        );
+        assert_eq!(
+            printk("[   13.795336] k3"),
+            Some(Printk {
+                ts: 13.795336,
+                msg: "k3"
+            })
+        );
+        assert_eq!(
+            printk("[    0.000000][    T0] Linux version 6.8"),
+            Some(Printk {
+                ts: 0.0,
+                msg: "Linux version 6.8"
+            })
+        );
         assert_eq!(printk("[  OK  ] Finished x"), None);
         assert_eq!(printk("[0.1 0.1] x"), None);
     }
 
     #[test]
     fn kernel_lines() {
-        assert_eq!(line("Linux version 6.1.21-v8+ (dom@buildbot) (gcc)"), Some(KernelLine::Version("6.1.21-v8+")));
-        assert_eq!(line("Run /init as init process"), Some(KernelLine::RunInit("/init")));
-        assert_eq!(line("Run /sbin/init as init process"), Some(KernelLine::RunInit("/sbin/init")));
-        assert_eq!(line("calling  proto_init+0x0/0x10 @ 1"), Some(KernelLine::Calling("proto_init")));
+        assert_eq!(
+            line("Linux version 6.1.21-v8+ (dom@buildbot) (gcc)"),
+            Some(KernelLine::Version("6.1.21-v8+"))
+        );
+        assert_eq!(
+            line("Run /init as init process"),
+            Some(KernelLine::RunInit("/init"))
+        );
+        assert_eq!(
+            line("Run /sbin/init as init process"),
+            Some(KernelLine::RunInit("/sbin/init"))
+        );
+        assert_eq!(
+            line("calling  proto_init+0x0/0x10 @ 1"),
+            Some(KernelLine::Calling("proto_init"))
+        );
         assert_eq!(
             line("initcall pci_subsys_init+0x0/0x90 returned 0 after 61000 usecs"),
-            Some(KernelLine::Initcall { name: "pci_subsys_init", ret: 0, usecs: 61000 })
+            Some(KernelLine::Initcall {
+                name: "pci_subsys_init",
+                ret: 0,
+                usecs: 61000
+            })
         );
         assert_eq!(
             line("initcall rapl_pmu_init+0x0/0x5f0 returned -19 after 0 usecs"),
-            Some(KernelLine::Initcall { name: "rapl_pmu_init", ret: -19, usecs: 0 })
+            Some(KernelLine::Initcall {
+                name: "rapl_pmu_init",
+                ret: -19,
+                usecs: 0
+            })
         );
-        assert_eq!(line("Kernel panic - not syncing: VFS: Unable to mount root fs"), Some(KernelLine::Panic("VFS: Unable to mount root fs")));
-        assert_eq!(line("Freeing unused kernel memory: 1024K"), Some(KernelLine::FreeingUnused));
+        assert_eq!(
+            line("Kernel panic - not syncing: VFS: Unable to mount root fs"),
+            Some(KernelLine::Panic("VFS: Unable to mount root fs"))
+        );
+        assert_eq!(
+            line("Freeing unused kernel memory: 1024K"),
+            Some(KernelLine::FreeingUnused)
+        );
     }
 }

@@ -19,9 +19,14 @@ pub fn line(t: &str) -> Option<OpteeLine<'_>> {
     if b.len() < 5 || b[1] != b'/' || !matches!(b[0], b'I' | b'D' | b'E' | b'F' | b'W') {
         return None;
     }
-    let r = t[2..].strip_prefix("TC:").or_else(|| t[2..].strip_prefix("TA:"))?.trim_start();
+    let r = t[2..]
+        .strip_prefix("TC:")
+        .or_else(|| t[2..].strip_prefix("TA:"))?
+        .trim_start();
     if let Some(v) = r.strip_prefix("OP-TEE version:") {
-        return Some(OpteeLine::Version(v.split_whitespace().next().unwrap_or("")));
+        return Some(OpteeLine::Version(
+            v.split_whitespace().next().unwrap_or(""),
+        ));
     }
     if r.starts_with("Primary CPU switching to normal world") {
         return Some(OpteeLine::NormalWorld);
@@ -38,8 +43,14 @@ mod tests {
 
     #[test]
     fn optee_lines() {
-        assert_eq!(line("I/TC: OP-TEE version: 3.19.0-rc1 (gcc version 10.2.1) #1"), Some(OpteeLine::Version("3.19.0-rc1")));
-        assert_eq!(line("I/TC: Secondary CPU 1 initializing"), Some(OpteeLine::Secondary));
+        assert_eq!(
+            line("I/TC: OP-TEE version: 3.19.0-rc1 (gcc version 10.2.1) #1"),
+            Some(OpteeLine::Version("3.19.0-rc1"))
+        );
+        assert_eq!(
+            line("I/TC: Secondary CPU 1 initializing"),
+            Some(OpteeLine::Secondary)
+        );
         assert_eq!(line("I/TC:"), Some(OpteeLine::Other("")));
         assert_eq!(line("I/O error"), None);
     }

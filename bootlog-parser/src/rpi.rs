@@ -21,7 +21,10 @@ fn word_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 /// Classifies a line (leading blanks and firmware stamps removed).
 pub fn line(t: &str) -> Option<RpiLine<'_>> {
     if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
-        return Some(RpiLine::Bootloader(word_after(r, "VERSION:")?, word_after(r, "DATE:")));
+        return Some(RpiLine::Bootloader(
+            word_after(r, "VERSION:")?,
+            word_after(r, "DATE:"),
+        ));
     }
     if let Some(r) = t.strip_prefix("Firmware: ") {
         return Some(RpiLine::Firmware(r.trim()));
@@ -51,7 +54,13 @@ mod tests {
             line("RPi: BOOTLOADER release VERSION:8ba17717 DATE: 2023/01/11 TIME: 17:40:52"),
             Some(RpiLine::Bootloader("8ba17717", Some("2023/01/11")))
         );
-        assert_eq!(line("Starting start4.elf @ 0xfec00200 partition 0"), Some(RpiLine::StartingFirmware("start4.elf")));
-        assert_eq!(line("Loaded 'kernel8.img' to 0x80000 size 0x7d6bd0"), Some(RpiLine::LoadedKernel("kernel8.img")));
+        assert_eq!(
+            line("Starting start4.elf @ 0xfec00200 partition 0"),
+            Some(RpiLine::StartingFirmware("start4.elf"))
+        );
+        assert_eq!(
+            line("Loaded 'kernel8.img' to 0x80000 size 0x7d6bd0"),
+            Some(RpiLine::LoadedKernel("kernel8.img"))
+        );
     }
 }

@@ -93,7 +93,10 @@ fn us(v: &str) -> Option<u64> {
 
 /// Classifies a line (leading blanks already removed).
 pub fn line(t: &str) -> Option<SblLine<'_>> {
-    let t = t.strip_prefix("KPI_DATA:").map(str::trim_start).unwrap_or(t);
+    let t = t
+        .strip_prefix("KPI_DATA:")
+        .map(str::trim_start)
+        .unwrap_or(t);
     let b = t.as_bytes();
     match b.first()? {
         b'[' => {
@@ -114,7 +117,9 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
                 return Some(SblLine::CoresPresent);
             }
             match us(v) {
-                Some(d) if !header || !v.contains(' ') || v.ends_with("us") => Some(SblLine::Point(k, d)),
+                Some(d) if !header || !v.contains(' ') || v.ends_with("us") => {
+                    Some(SblLine::Point(k, d))
+                }
                 _ => Some(SblLine::Info(k, v)),
             }
         }
@@ -135,7 +140,12 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
         }
         b'c' => {
             let r = t.strip_prefix("cycles per usec")?;
-            r.trim_start().strip_prefix('=')?.trim().parse().ok().map(SblLine::CyclesPerUsec)
+            r.trim_start()
+                .strip_prefix('=')?
+                .trim()
+                .parse()
+                .ok()
+                .map(SblLine::CyclesPerUsec)
         }
         b'D' if t.starts_with("Detected overflow") => Some(SblLine::Overflow),
         b'I' if t.starts_with("Image loading done") => Some(SblLine::Handoff),
@@ -157,17 +167,38 @@ mod tests {
             line("[BOOTLOADER_PROFILE] SBL Total Time Taken             :      61628us"),
             Some(SblLine::Total(61628))
         );
-        assert_eq!(line("[KPI] Sciclient Get Version            :       9895us"), Some(SblLine::Point("Sciclient Get Version", 9895)));
-        assert_eq!(line("KPI_DATA: [KPI] SBL Total Time Taken : 157040us"), Some(SblLine::Total(157040)));
-        assert_eq!(line("[BOOTLOADER_PROFILE] Boot Media       : FLASH"), Some(SblLine::Info("Boot Media", "FLASH")));
-        assert_eq!(line("[BOOTLOADER_PROFILE] Boot Image Size  : 184 KB"), Some(SblLine::Info("Boot Image Size", "184 KB")));
-        assert_eq!(line("[BOOTLOADER_PROFILE] Cores present    :"), Some(SblLine::CoresPresent));
+        assert_eq!(
+            line("[KPI] Sciclient Get Version            :       9895us"),
+            Some(SblLine::Point("Sciclient Get Version", 9895))
+        );
+        assert_eq!(
+            line("KPI_DATA: [KPI] SBL Total Time Taken : 157040us"),
+            Some(SblLine::Total(157040))
+        );
+        assert_eq!(
+            line("[BOOTLOADER_PROFILE] Boot Media       : FLASH"),
+            Some(SblLine::Info("Boot Media", "FLASH"))
+        );
+        assert_eq!(
+            line("[BOOTLOADER_PROFILE] Boot Image Size  : 184 KB"),
+            Some(SblLine::Info("Boot Image Size", "184 KB"))
+        );
+        assert_eq!(
+            line("[BOOTLOADER_PROFILE] Cores present    :"),
+            Some(SblLine::CoresPresent)
+        );
     }
 
     #[test]
     fn pdk_table() {
-        assert_eq!(line("MCU @ 1000000000Hz."), Some(SblLine::McuHz(1_000_000_000)));
-        assert_eq!(line("cycles per usec  = 1000"), Some(SblLine::CyclesPerUsec(1000)));
+        assert_eq!(
+            line("MCU @ 1000000000Hz."),
+            Some(SblLine::McuHz(1_000_000_000))
+        );
+        assert_eq!(
+            line("cycles per usec  = 1000"),
+            Some(SblLine::CyclesPerUsec(1000))
+        );
         assert_eq!(
             line("fxn:main                            \tline:  77\tcycle:      1234\ttimestamp:         1us"),
             Some(SblLine::PdkEntry { wrapped: false, fxn: "main", line: 77, cycle: 1234, timestamp_us: 1 })
@@ -181,8 +212,17 @@ mod tests {
 
     #[test]
     fn revision_and_handoff() {
-        assert_eq!(line("SBL Revision: 01.00.10.01 (Nov 20 2024 - 13:19:45)"), Some(SblLine::Revision("01.00.10.01 (Nov 20 2024 - 13:19:45)")));
-        assert_eq!(line("Image loading done, switching to application ..."), Some(SblLine::Handoff));
-        assert!(matches!(line("Starting MCU-m4f and 2nd stage bootloader"), Some(SblLine::Starting(_))));
+        assert_eq!(
+            line("SBL Revision: 01.00.10.01 (Nov 20 2024 - 13:19:45)"),
+            Some(SblLine::Revision("01.00.10.01 (Nov 20 2024 - 13:19:45)"))
+        );
+        assert_eq!(
+            line("Image loading done, switching to application ..."),
+            Some(SblLine::Handoff)
+        );
+        assert!(matches!(
+            line("Starting MCU-m4f and 2nd stage bootloader"),
+            Some(SblLine::Starting(_))
+        ));
     }
 }

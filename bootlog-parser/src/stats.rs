@@ -34,10 +34,26 @@ impl Summary {
         v.sort_by(f64::total_cmp);
         let n = v.len();
         let mean = v.iter().sum::<f64>() / n as f64;
-        let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
         let rank = ((0.95 * n as f64).ceil() as usize).clamp(1, n);
-        let var = if n > 1 { v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
-        Some(Summary { n, mean, min: v[0], max: v[n - 1], median, p95: v[rank - 1], stddev: var.sqrt() })
+        let var = if n > 1 {
+            v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Some(Summary {
+            n,
+            mean,
+            min: v[0],
+            max: v[n - 1],
+            median,
+            p95: v[rank - 1],
+            stddev: var.sqrt(),
+        })
     }
 
     /// `mean (min X, max Y)` with `decimals` digits, as the TI Performance Guides print it.
@@ -102,31 +118,49 @@ impl Collector {
             self.total.push(t);
         }
         for r in &b.bootstage {
-            self.bootstage.entry(r.name.clone()).or_default().push(r.mark_us as f64);
+            self.bootstage
+                .entry(r.name.clone())
+                .or_default()
+                .push(r.mark_us as f64);
         }
         for p in &b.sbl_profile {
             let v = p.duration_us.or(p.timestamp_us);
             if let Some(v) = v {
-                self.sbl.entry(format!("{}:{}", p.run, p.name)).or_default().push(v as f64);
+                self.sbl
+                    .entry(format!("{}:{}", p.run, p.name))
+                    .or_default()
+                    .push(v as f64);
             }
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
-            self.sbl.entry(format!("{i}:total")).or_default().push(*t as f64);
+            self.sbl
+                .entry(format!("{i}:total"))
+                .or_default()
+                .push(*t as f64);
         }
         for c in &b.initcalls {
-            self.initcalls.entry(c.name.clone()).or_default().push(c.duration_us as f64);
+            self.initcalls
+                .entry(c.name.clone())
+                .or_default()
+                .push(c.duration_us as f64);
         }
     }
 
     /// The statistics so far.
     pub fn stats(&self) -> BootStats {
         let map = |m: &BTreeMap<String, Vec<f64>>| {
-            m.iter().filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s))).collect()
+            m.iter()
+                .filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s)))
+                .collect()
         };
         BootStats {
             boots: self.boots,
             complete: self.complete,
-            stages: self.stages.iter().filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s))).collect(),
+            stages: self
+                .stages
+                .iter()
+                .filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s)))
+                .collect(),
             total_s: Summary::of(&self.total),
             bootstage_mark_us: map(&self.bootstage),
             sbl_us: map(&self.sbl),
@@ -144,7 +178,11 @@ pub fn summarize(boots: &[Boot]) -> BootStats {
 
 /// Total boot time of a boot on the host clock: first stage start to the end of the last stage.
 pub fn total_s(b: &Boot) -> Option<f64> {
-    let first = b.stages.iter().find_map(|s| (s.clock == crate::Clock::Host).then_some(s.start_s).flatten())?;
+    let first = b.stages.iter().find_map(|s| {
+        (s.clock == crate::Clock::Host)
+            .then_some(s.start_s)
+            .flatten()
+    })?;
     let last = b.stages.last()?.end_s?;
     (b.stages.last()?.clock == crate::Clock::Host).then_some(last - first)
 }
@@ -156,7 +194,10 @@ mod tests {
     #[test]
     fn summary_figures() {
         let s = Summary::of(&[3.0, 1.0, 2.0, 4.0]).unwrap();
-        assert_eq!((s.n, s.min, s.max, s.mean, s.median), (4, 1.0, 4.0, 2.5, 2.5));
+        assert_eq!(
+            (s.n, s.min, s.max, s.mean, s.median),
+            (4, 1.0, 4.0, 2.5, 2.5)
+        );
         assert_eq!(s.p95, 4.0);
         assert!((s.stddev - 1.2909944).abs() < 1e-6);
         assert_eq!(s.ti(2), "2.50 (min 1.00, max 4.00)");

@@ -19,11 +19,15 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("SYSFW ABI:") {
         let r = r.trim();
         let abi = r.split_whitespace().next()?;
-        let fw = r.split_once('\'').and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)));
+        let fw = r
+            .split_once('\'')
+            .and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)));
         return Some(SysfwLine::Abi(abi, fw.map(str::trim)));
     }
     if let Some(r) = t.strip_prefix("SYSFW Version") {
-        return Some(SysfwLine::Version(r.trim_start_matches([':', ' ']).trim_end()));
+        return Some(SysfwLine::Version(
+            r.trim_start_matches([':', ' ']).trim_end(),
+        ));
     }
     if let Some(r) = t.strip_prefix("TIFS ver:") {
         return Some(SysfwLine::Version(r.trim()));
@@ -31,7 +35,8 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("DMSC ABI revision") {
         return Some(SysfwLine::DmscAbi(r.trim()));
     }
-    if t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config") {
+    if t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config")
+    {
         return Some(SysfwLine::BoardConfig(t.trim_end()));
     }
     None
@@ -45,7 +50,10 @@ mod tests {
     fn abi_with_cut_name() {
         assert_eq!(
             line("SYSFW ABI: 3.1 (firmware rev 0x0008 '8.5.3--v08.05.03 (Chill Capybar')"),
-            Some(SysfwLine::Abi("3.1", Some("8.5.3--v08.05.03 (Chill Capybar")))
+            Some(SysfwLine::Abi(
+                "3.1",
+                Some("8.5.3--v08.05.03 (Chill Capybar")
+            ))
         );
         assert_eq!(
             line("SYSFW ABI: 3.1 (firmware rev 0x0009 '9.0.5--v09.00.05 (Kool Koala)')"),
@@ -55,9 +63,21 @@ mod tests {
 
     #[test]
     fn versions() {
-        assert_eq!(line("SYSFW Version 9.0.5--v09.00.05 (Kool Koala)"), Some(SysfwLine::Version("9.0.5--v09.00.05 (Kool Koala)")));
-        assert_eq!(line("TIFS ver: 10.0.8--v10.00.08 (Fiery Fox)"), Some(SysfwLine::Version("10.0.8--v10.00.08 (Fiery Fox)")));
-        assert_eq!(line("DMSC ABI revision 3.1"), Some(SysfwLine::DmscAbi("3.1")));
-        assert!(matches!(line("Sciclient_setBoardConfigHeader... PASSED"), Some(SysfwLine::BoardConfig(_))));
+        assert_eq!(
+            line("SYSFW Version 9.0.5--v09.00.05 (Kool Koala)"),
+            Some(SysfwLine::Version("9.0.5--v09.00.05 (Kool Koala)"))
+        );
+        assert_eq!(
+            line("TIFS ver: 10.0.8--v10.00.08 (Fiery Fox)"),
+            Some(SysfwLine::Version("10.0.8--v10.00.08 (Fiery Fox)"))
+        );
+        assert_eq!(
+            line("DMSC ABI revision 3.1"),
+            Some(SysfwLine::DmscAbi("3.1"))
+        );
+        assert!(matches!(
+            line("Sciclient_setBoardConfigHeader... PASSED"),
+            Some(SysfwLine::BoardConfig(_))
+        ));
     }
 }

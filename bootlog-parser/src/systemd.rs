@@ -68,8 +68,17 @@ pub enum SystemdLine<'a> {
 }
 
 const UNIT_SUFFIXES: [&str; 11] = [
-    ".service", ".target", ".mount", ".device", ".socket", ".timer", ".swap", ".path", ".slice",
-    ".scope", ".automount",
+    ".service",
+    ".target",
+    ".mount",
+    ".device",
+    ".socket",
+    ".timer",
+    ".swap",
+    ".path",
+    ".slice",
+    ".scope",
+    ".automount",
 ];
 
 fn is_unit(s: &str) -> bool {
@@ -119,7 +128,9 @@ pub fn line(t: &str) -> Option<SystemdLine<'_>> {
             }
             None
         }
-        b'S' if t.starts_with("Startup finished in ") => startup(&t["Startup finished in ".len()..]),
+        b'S' if t.starts_with("Startup finished in ") => {
+            startup(&t["Startup finished in ".len()..])
+        }
         b'W' if t.starts_with("Welcome to ") => Some(SystemdLine::Welcome),
         b'0'..=b'9' => {
             let (rest, d) = span(t).ok()?;
@@ -151,7 +162,10 @@ mod tests {
 
     #[test]
     fn spans() {
-        assert_eq!(span_str("1min 33.629s").map(|v| (v * 1000.0).round()), Some(93629.0));
+        assert_eq!(
+            span_str("1min 33.629s").map(|v| (v * 1000.0).round()),
+            Some(93629.0)
+        );
         assert_eq!(span_str("481ms"), Some(0.481));
         assert_eq!(span_str("4.865s"), Some(4.865));
         assert_eq!(span_str("bogus"), None);
@@ -177,9 +191,18 @@ mod tests {
 
     #[test]
     fn status_blame_chain() {
-        assert_eq!(line("[  OK  ] Finished Set console font and keymap."), Some(SystemdLine::Ok));
-        assert_eq!(line("[FAILED] Failed to start Light Display Manager."), Some(SystemdLine::Failed("Light Display Manager")));
-        assert_eq!(line("3.006s plymouth-quit-wait.service"), Some(SystemdLine::Blame("plymouth-quit-wait.service", 3.006)));
+        assert_eq!(
+            line("[  OK  ] Finished Set console font and keymap."),
+            Some(SystemdLine::Ok)
+        );
+        assert_eq!(
+            line("[FAILED] Failed to start Light Display Manager."),
+            Some(SystemdLine::Failed("Light Display Manager"))
+        );
+        assert_eq!(
+            line("3.006s plymouth-quit-wait.service"),
+            Some(SystemdLine::Blame("plymouth-quit-wait.service", 3.006))
+        );
         assert_eq!(line("1.2 is not a unit"), None);
         match line("&#9492;&#9472;plymouth-quit-wait.service @1min 30.607s +3.006s") {
             Some(SystemdLine::Chain(u, at, Some(p))) => {
@@ -188,6 +211,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(line("graphical.target reached after 1min 33.614s in userspace"), Some(SystemdLine::Reached("graphical.target", _))));
+        assert!(matches!(
+            line("graphical.target reached after 1min 33.614s in userspace"),
+            Some(SystemdLine::Reached("graphical.target", _))
+        ));
     }
 }

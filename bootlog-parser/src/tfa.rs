@@ -47,9 +47,15 @@ mod tests {
     fn bl31() {
         assert_eq!(
             line("NOTICE:  BL31: v2.8(release):v2.8-226-g2fcd408bb3-dirty"),
-            Some(TfaLine::Version("BL31", "v2.8(release):v2.8-226-g2fcd408bb3-dirty"))
+            Some(TfaLine::Version(
+                "BL31",
+                "v2.8(release):v2.8-226-g2fcd408bb3-dirty"
+            ))
         );
-        assert_eq!(line("NOTICE:  BL31: Built : 00:42:57, Jan 13 2023"), Some(TfaLine::Other));
+        assert_eq!(
+            line("NOTICE:  BL31: Built : 00:42:57, Jan 13 2023"),
+            Some(TfaLine::Other)
+        );
         assert_eq!(line("U-Boot"), None);
         assert_eq!(opensbi("OpenSBI v1.2"), Some("v1.2"));
     }

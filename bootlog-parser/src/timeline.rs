@@ -77,7 +77,10 @@ struct Builder {
 
 #[derive(PartialEq)]
 enum BootstageMode {
-    Records { expected: u32, got: Vec<BootstageRecord> },
+    Records {
+        expected: u32,
+        got: Vec<BootstageRecord>,
+    },
     Accumulated,
 }
 
@@ -153,10 +156,9 @@ fn is_default_ready(t: &str) -> bool {
 impl State {
     fn note_long_lines(&mut self, long: &[u64]) {
         for &l in &long[self.long_lines_seen..] {
-            self.cur
-                .boot
-                .warnings
-                .push(format!("line {l} is longer than {MAX_LINE} bytes: cut into pieces"));
+            self.cur.boot.warnings.push(format!(
+                "line {l} is longer than {MAX_LINE} bytes: cut into pieces"
+            ));
         }
         self.long_lines_seen = long.len();
     }
@@ -191,7 +193,8 @@ impl State {
         let raw = raw?;
         if let Some(last) = self.last_host_raw {
             if raw + 1e-6 < last {
-                self.host_offset += last - raw;
+                // grabserial -m restarts its base at the matching line: continue from there.
+                self.host_offset += last;
                 self.pending_origin = Some(self.host_offset);
                 self.cur.boot.warnings.push(format!(
                     "line {n}: host clock went back from {last:.6} to {raw:.6}; continued from {last:.6} (grabserial -m base reset or a new capture?)"
@@ -343,11 +346,20 @@ impl State {
 
     fn mark(&mut self, kind: &str, n: u64, host: Option<f64>, target: Option<f64>) {
         let host_s = host.and_then(|h| self.cur.rel(h));
-        self.cur.boot.marks.push(Mark { kind: kind.to_string(), line: n, host_s, target_s: target });
+        self.cur.boot.marks.push(Mark {
+            kind: kind.to_string(),
+            line: n,
+            host_s,
+            target_s: target,
+        });
     }
 
     fn component(&mut self, key: &str, v: &str) {
-        self.cur.boot.components.entry(key.to_string()).or_insert_with(|| v.to_string());
+        self.cur
+            .boot
+            .components
+            .entry(key.to_string())
+            .or_insert_with(|| v.to_string());
     }
 
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
@@ -380,7 +392,12 @@ impl State {
         if self.cur.lines.0 == 0 {
             self.cur.lines.0 = n;
         }
-        self.cur.stages.push(OpenStage { id, line: n, host, bytes: 0 });
+        self.cur.stages.push(OpenStage {
+            id,
+            line: n,
+            host,
+            bytes: 0,
+        });
     }
 
     fn uboot(&mut self, n: u64, host: Option<f64>, l: uboot::UbootLine) {
@@ -392,7 +409,11 @@ impl State {
                     self.component("uboot_tpl", version);
                 }
                 Phase::Spl => {
-                    let stage = if self.cur.seen_tfa { StageId::ASpl } else { self.first_spl };
+                    let stage = if self.cur.seen_tfa {
+                        StageId::ASpl
+                    } else {
+                        self.first_spl
+                    };
                     // TI K3 flow seen with a profile that did not say so: the SPL that loaded
                     // TF-A ran on the R5, and this one is the A-core SPL.
                     if stage == StageId::ASpl
@@ -400,13 +421,20 @@ impl State {
                         && self.seen(StageId::ASpl)
                         && !self.seen(StageId::R5Spl)
                         && !self.seen(StageId::Uboot)
-                        && self.cur.stages.first().is_some_and(|s| s.id == StageId::ASpl)
+                        && self
+                            .cur
+                            .stages
+                            .first()
+                            .is_some_and(|s| s.id == StageId::ASpl)
                     {
                         self.cur.stages[0].id = StageId::R5Spl;
                     }
                     // K3: a second SPL banner with no TF-A between is a reset, handled by open().
                     self.open(stage, n, host, None, "spl_banner");
-                    if stage == StageId::ASpl && self.cur.boot.components.contains_key("uboot_spl") && self.first_spl == StageId::R5Spl {
+                    if stage == StageId::ASpl
+                        && self.cur.boot.components.contains_key("uboot_spl")
+                        && self.first_spl == StageId::R5Spl
+                    {
                         self.component("uboot_spl_a", version);
                     } else {
                         self.component("uboot_spl", version);
@@ -422,7 +450,10 @@ impl State {
             U::StartingKernel => self.open(StageId::Kernel, n, host, None, "starting_kernel"),
             U::StartingAtf => self.mark("starting_atf", n, host, None),
             U::BootstageHeader(k) => {
-                self.cur.bootstage = Some(BootstageMode::Records { expected: k, got: Vec::new() })
+                self.cur.bootstage = Some(BootstageMode::Records {
+                    expected: k,
+                    got: Vec::new(),
+                })
             }
             U::BootstageColumns => {}
             U::AccumulatedHeader => {
@@ -442,7 +473,11 @@ impl State {
         match mode {
             BootstageMode::Records { got, .. } => {
                 if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
-                    got.push(BootstageRecord { name: name.to_string(), mark_us, elapsed_us });
+                    got.push(BootstageRecord {
+                        name: name.to_string(),
+                        mark_us,
+                        elapsed_us,
+                    });
                     return true;
                 }
                 if matches!(uboot::line(t), Some(uboot::UbootLine::BootstageColumns)) {
@@ -451,7 +486,10 @@ impl State {
             }
             BootstageMode::Accumulated => {
                 if let Some((us, name)) = uboot::accumulated_row(t) {
-                    self.cur.boot.bootstage_accumulated.push(BootstageAccum { name: name.to_string(), us });
+                    self.cur.boot.bootstage_accumulated.push(BootstageAccum {
+                        name: name.to_string(),
+                        us,
+                    });
                     return true;
                 }
             }
@@ -462,7 +500,8 @@ impl State {
 
     fn close_bootstage(&mut self) {
         if let Some(BootstageMode::Records { expected, got }) = self.cur.bootstage.take() {
-            if got.len() as u32 != expected {
+            // U-Boot counts records it does not print (zero marks), so fewer rows are normal.
+            if got.len() as u32 > expected || got.is_empty() {
                 self.cur.boot.warnings.push(format!(
                     "bootstage report announced {expected} records but {} were read",
                     got.len()
@@ -477,7 +516,10 @@ impl State {
         use sbl::SblLine as S;
         let b = &mut self.cur;
         // A profile line after a total begins the next SBL run of a multistage boot.
-        let point = matches!(l, S::Point(..) | S::PdkEntry { .. } | S::Info(..) | S::McuHz(_));
+        let point = matches!(
+            l,
+            S::Point(..) | S::PdkEntry { .. } | S::Info(..) | S::McuHz(_)
+        );
         if point && b.sbl_run_has_data && b.boot.sbl_total_us.len() as u32 > b.sbl_run {
             b.sbl_run += 1;
         }
@@ -492,12 +534,22 @@ impl State {
             }
             S::McuHz(hz) => self.mark(&format!("sbl_mcu_hz={hz}"), n, host, None),
             S::CyclesPerUsec(_) | S::Info(..) => {}
-            S::Overflow => self.cur.boot.warnings.push(format!("line {n}: SBL profile log overflowed; entries may be missing")),
+            S::Overflow => self.cur.boot.warnings.push(format!(
+                "line {n}: SBL profile log overflowed; entries may be missing"
+            )),
             S::CoresPresent => self.cur.cores_mode = true,
-            S::PdkEntry { wrapped, fxn, line, cycle, timestamp_us } => {
+            S::PdkEntry {
+                wrapped,
+                fxn,
+                line,
+                cycle,
+                timestamp_us,
+            } => {
                 b.sbl_run_has_data = true;
                 if wrapped {
-                    b.boot.warnings.push(format!("line {n}: SBL cycle counter wrapped before {fxn}"));
+                    b.boot
+                        .warnings
+                        .push(format!("line {n}: SBL cycle counter wrapped before {fxn}"));
                 }
                 b.boot.sbl_profile.push(SblPoint {
                     run,
@@ -603,7 +655,12 @@ impl State {
                 if self.current().is_none() {
                     self.open(StageId::Rom, n, host, None, "rpi_firmware");
                 }
-                self.mark(&format!("starting_{}", f.trim_end_matches(".elf")), n, host, None)
+                self.mark(
+                    &format!("starting_{}", f.trim_end_matches(".elf")),
+                    n,
+                    host,
+                    None,
+                )
             }
             rpi::RpiLine::LoadedKernel(_) => self.mark("kernel_loaded", n, host, None),
         }
@@ -654,13 +711,25 @@ impl State {
             K::Version(v) => {
                 self.open(StageId::Kernel, n, host, ts, "linux_version");
                 self.component("kernel", v);
-                self.cur.boot.kernel.get_or_insert_with(KernelInfo::default).version = Some(v.to_string());
+                self.cur
+                    .boot
+                    .kernel
+                    .get_or_insert_with(KernelInfo::default)
+                    .version = Some(v.to_string());
             }
             K::CmdLine(c) => {
-                self.cur.boot.kernel.get_or_insert_with(KernelInfo::default).cmdline = Some(c.to_string())
+                self.cur
+                    .boot
+                    .kernel
+                    .get_or_insert_with(KernelInfo::default)
+                    .cmdline = Some(c.to_string())
             }
             K::Machine(m) => {
-                self.cur.boot.kernel.get_or_insert_with(KernelInfo::default).machine = Some(m.to_string())
+                self.cur
+                    .boot
+                    .kernel
+                    .get_or_insert_with(KernelInfo::default)
+                    .machine = Some(m.to_string())
             }
             K::FreeingUnused | K::RunInit(_) => {
                 if self.current() == Some(StageId::Kernel) {
@@ -668,7 +737,11 @@ impl State {
                     if k.init_ts_s.is_none() {
                         k.init_ts_s = ts;
                     }
-                    let kind = if matches!(l, K::RunInit(_)) { "run_init" } else { "freeing_unused" };
+                    let kind = if matches!(l, K::RunInit(_)) {
+                        "run_init"
+                    } else {
+                        "freeing_unused"
+                    };
                     self.open(StageId::Userspace, n, host, ts, kind);
                 } else if matches!(l, K::RunInit(_)) {
                     self.mark("run_init", n, host, ts);
@@ -681,10 +754,18 @@ impl State {
             K::Calling(f) => self.cur.calling = Some(f.to_string()),
             K::Initcall { name, ret, usecs } => {
                 self.cur.calling = None;
-                self.cur.boot.initcalls.push(Initcall { name: name.to_string(), duration_us: usecs, ret, ts_s: ts })
+                self.cur.boot.initcalls.push(Initcall {
+                    name: name.to_string(),
+                    duration_us: usecs,
+                    ret,
+                    ts_s: ts,
+                })
             }
             K::Panic(why) => {
-                self.cur.boot.errors.push(format!("line {n}: Kernel panic - not syncing: {why}"));
+                self.cur
+                    .boot
+                    .errors
+                    .push(format!("line {n}: Kernel panic - not syncing: {why}"));
                 self.mark("panic", n, host, ts);
             }
         }
@@ -696,7 +777,11 @@ impl State {
         if opens && self.current().is_some_and(|c| c == StageId::Kernel) {
             self.open(StageId::Userspace, n, host, None, "systemd");
         }
-        let sd = self.cur.boot.systemd.get_or_insert_with(SystemdInfo::default);
+        let sd = self
+            .cur
+            .boot
+            .systemd
+            .get_or_insert_with(SystemdInfo::default);
         match l {
             D::Startup(parts, total) => {
                 for (label, v) in parts {
@@ -716,8 +801,16 @@ impl State {
             D::Ok => sd.ok_lines += 1,
             D::Failed(u) => sd.failed.push(u.to_string()),
             D::Welcome => {}
-            D::Blame(u, d) => sd.blame.push(SystemdUnit { name: u.to_string(), duration_s: Some(d), at_s: None }),
-            D::Chain(u, at, plus) => sd.critical_chain.push(SystemdUnit { name: u.to_string(), duration_s: plus, at_s: Some(at) }),
+            D::Blame(u, d) => sd.blame.push(SystemdUnit {
+                name: u.to_string(),
+                duration_s: Some(d),
+                at_s: None,
+            }),
+            D::Chain(u, at, plus) => sd.critical_chain.push(SystemdUnit {
+                name: u.to_string(),
+                duration_s: plus,
+                at_s: Some(at),
+            }),
         }
     }
 
@@ -764,14 +857,31 @@ impl Builder {
         boot.index = index;
         boot.lines = self.lines;
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
-        let end_host = if boot.complete { self.ready_host } else { self.last_host };
+        let end_host = if boot.complete {
+            self.ready_host
+        } else {
+            self.last_host
+        };
         let n = self.stages.len();
         for i in 0..n {
             let s = &self.stages[i];
-            let mut st = Stage { id: s.id, start_s: None, end_s: None, duration_s: None, clock: Clock::Host, line: Some(s.line), console_bytes: Some(s.bytes) };
+            let mut st = Stage {
+                id: s.id,
+                start_s: None,
+                end_s: None,
+                duration_s: None,
+                clock: Clock::Host,
+                line: Some(s.line),
+                console_bytes: Some(s.bytes),
+            };
             if hosted {
                 st.start_s = s.host.and_then(|h| self.rel(h));
-                st.end_s = if i + 1 < n { self.stages[i + 1].host } else { end_host }.and_then(|h| self.rel(h));
+                st.end_s = if i + 1 < n {
+                    self.stages[i + 1].host
+                } else {
+                    end_host
+                }
+                .and_then(|h| self.rel(h));
                 if let (Some(a), Some(b)) = (st.start_s, st.end_s) {
                     st.duration_s = Some(round6(b - a));
                 }
@@ -787,10 +897,13 @@ impl Builder {
             boot.warnings.push("no host timestamps: stage times come from the target's own clocks where it prints them".into());
         }
         if !boot.complete {
-            boot.warnings.push("the log ends before the ready marker (login prompt)".into());
+            boot.warnings
+                .push("the log ends before the ready marker (login prompt)".into());
         }
         if let Some(c) = self.calling.take() {
-            boot.warnings.push(format!("initcall {c} was called but never returned in this log"));
+            boot.warnings.push(format!(
+                "initcall {c} was called but never returned in this log"
+            ));
         }
         boot
     }
@@ -803,7 +916,11 @@ impl Builder {
                 st.duration_s = Some(round6(boot.sbl_total_us.iter().sum::<u64>() as f64 / 1e6));
             }
             StageId::Uboot if !boot.bootstage.is_empty() => {
-                let start = boot.bootstage.iter().find(|r| r.name == "board_init_f").map(|r| r.mark_us);
+                let start = boot
+                    .bootstage
+                    .iter()
+                    .find(|r| r.name == "board_init_f")
+                    .map(|r| r.mark_us);
                 let end = boot.bootstage.iter().map(|r| r.mark_us).max();
                 if let (Some(a), Some(b)) = (start, end) {
                     st.start_s = Some(a as f64 / 1e6);
@@ -859,9 +976,20 @@ mod tests {
         let b = &b[0];
         assert!(b.complete);
         let ids: Vec<_> = b.stages.iter().map(|s| s.id).collect();
-        assert_eq!(ids, [StageId::ASpl, StageId::Uboot, StageId::Kernel, StageId::Userspace]);
+        assert_eq!(
+            ids,
+            [
+                StageId::ASpl,
+                StageId::Uboot,
+                StageId::Kernel,
+                StageId::Userspace
+            ]
+        );
         let u = b.stage(StageId::Uboot).unwrap();
-        assert_eq!((u.start_s, u.end_s, u.duration_s), (Some(0.5), Some(2.0), Some(1.5)));
+        assert_eq!(
+            (u.start_s, u.end_s, u.duration_s),
+            (Some(0.5), Some(2.0), Some(1.5))
+        );
         assert_eq!(b.stage(StageId::Userspace).unwrap().duration_s, Some(1.0));
         assert_eq!(b.printk_offset_s, Some(2.5));
         assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(1.4));
@@ -889,7 +1017,10 @@ mod tests {
     fn no_host_clock_means_absent_not_zero() {
         let b = &parse("U-Boot 2024.01 (x)\nStarting kernel ...\n")[0];
         let u = b.stage(StageId::Uboot).unwrap();
-        assert_eq!((u.start_s, u.duration_s, u.clock), (None, None, Clock::Target));
+        assert_eq!(
+            (u.start_s, u.duration_s, u.clock),
+            (None, None, Clock::Target)
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use nom::{
     branch::alt,
-    bytes::complete::{tag, take_till1, take_while1},
+    bytes::complete::{tag, take_till1},
     character::complete::{char, digit1, space0, space1},
     combinator::{map, opt, recognize},
     multi::many0,
@@ -126,29 +126,32 @@ fn is_columns(t: &str) -> bool {
 fn grouped(i: &str) -> IResult<&str, u64> {
     let (i, s) = recognize(pair(digit1, many0(pair(char(','), digit1))))(i)?;
     let v = s.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |a, d| {
-        a.checked_mul(10).and_then(|a| a.checked_add((d - b'0') as u64))
+        a.checked_mul(10)
+            .and_then(|a| a.checked_add((d - b'0') as u64))
     });
     match v {
         Some(v) => Ok((i, v)),
-        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::TooLarge))),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::TooLarge,
+        ))),
     }
 }
 
-fn name(i: &str) -> IResult<&str, &str> {
-    take_while1(|c: char| !c.is_whitespace())(i)
-}
-
-/// A report row: `  2,348,898  1,765,608  board_init_r` -> (mark, elapsed, name).
+/// A report row: `  2,348,898  1,765,608  board_init_r` -> (mark, elapsed, name). Names may
+/// hold blanks (`end SPL`).
 pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
-    let (rest, (_, mark, _, elapsed, _, name)) =
-        tuple((space0, grouped, space1, grouped, space1, name))(t).ok()?;
-    rest.trim().is_empty().then_some((mark, elapsed, name))
+    let (rest, (_, mark, _, elapsed, _)) =
+        tuple((space0, grouped, space1, grouped, space1))(t).ok()?;
+    let name = rest.trim();
+    (!name.is_empty()).then_some((mark, elapsed, name))
 }
 
 /// An accumulated row: `   41,696  dm_r` -> (µs, name).
 pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
-    let (rest, (_, us, _, name)) = tuple((space0, grouped, space1, name))(t).ok()?;
-    rest.trim().is_empty().then_some((us, name))
+    let (rest, (_, us, _)) = tuple((space0, grouped, space1))(t).ok()?;
+    let name = rest.trim();
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
 }
 
 #[cfg(test)]
@@ -167,11 +170,18 @@ mod tests {
         );
         assert!(matches!(
             line("U-Boot 2013.04-dirty (Jul 10 2013 - 14:02:53)"),
-            Some(UbootLine::Banner { phase: Phase::Proper, version: "2013.04-dirty", .. })
+            Some(UbootLine::Banner {
+                phase: Phase::Proper,
+                version: "2013.04-dirty",
+                ..
+            })
         ));
         assert!(matches!(
             line("U-Boot TPL 2017.09-rc2-13373-g2cffd0d-dirty (Aug 31 2017 - 20:41:14)"),
-            Some(UbootLine::Banner { phase: Phase::Tpl, .. })
+            Some(UbootLine::Banner {
+                phase: Phase::Tpl,
+                ..
+            })
         ));
         assert_eq!(line("U-Boot> bootstage report"), None);
         assert_eq!(line("U-Boot SPL board init"), None);
@@ -190,12 +200,28 @@ mod tests {
 
     #[test]
     fn report_rows() {
-        assert_eq!(line("Timer summary in microseconds (12 records):"), Some(UbootLine::BootstageHeader(12)));
-        assert_eq!(line("Mark    Elapsed  Stage"), Some(UbootLine::BootstageColumns));
-        assert_eq!(record_row("  2,348,898  1,765,608  board_init_r"), Some((2348898, 1765608, "board_init_r")));
+        assert_eq!(
+            line("Timer summary in microseconds (12 records):"),
+            Some(UbootLine::BootstageHeader(12))
+        );
+        assert_eq!(
+            line("Mark    Elapsed  Stage"),
+            Some(UbootLine::BootstageColumns)
+        );
+        assert_eq!(
+            record_row("  2,348,898  1,765,608  board_init_r"),
+            Some((2348898, 1765608, "board_init_r"))
+        );
         assert_eq!(record_row("0 0 reset"), Some((0, 0, "reset")));
-        assert_eq!(record_row("5,563,519  2,858,790  id=175"), Some((5563519, 2858790, "id=175")));
-        assert_eq!(record_row("12 34 two words"), None);
+        assert_eq!(
+            record_row("5,563,519  2,858,790  id=175"),
+            Some((5563519, 2858790, "id=175"))
+        );
+        assert_eq!(
+            record_row("  837,867    642,254  end SPL"),
+            Some((837867, 642254, "end SPL"))
+        );
+        assert_eq!(record_row("12 x"), None);
         assert_eq!(accumulated_row("    41,696  dm_r"), Some((41696, "dm_r")));
         assert_eq!(record_row("99999999999999999999999 1 x"), None);
     }
@@ -203,6 +229,9 @@ mod tests {
     #[test]
     fn errors_and_handoff() {
         assert_eq!(line("Starting kernel ..."), Some(UbootLine::StartingKernel));
-        assert!(matches!(line("### ERROR ### Please RESET the board ###"), Some(UbootLine::Error(_))));
+        assert!(matches!(
+            line("### ERROR ### Please RESET the board ###"),
+            Some(UbootLine::Error(_))
+        ));
     }
 }

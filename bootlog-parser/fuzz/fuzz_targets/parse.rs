@@ -1,0 +1,58 @@
+//! Arbitrary bytes through the streaming `Parser`, fed in arbitrary chunk splits, and through
+//! `parse_bytes`: no panic, every boot serialises with serde_json, and the streamed boots equal
+//! the one-shot ones (line hygiene and boot splitting must not depend on how reads chunk input).
+//!
+//! Input layout: byte 0 picks a board profile, byte 1 seeds the chunk sizes, the rest is the log.
+#![no_main]
+
+use bootlog_parser::board::BUILTIN;
+use bootlog_parser::{parse_bytes, BoardProfile, Boot, Parser};
+use libfuzzer_sys::fuzz_target;
+
+fn json(boots: &[Boot]) -> Vec<String> {
+    boots
+        .iter()
+        .map(|b| serde_json::to_string(b).expect("a Boot serialises"))
+        .collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (pick, seed, log) = match data {
+        [p, s, rest @ ..] => (*p, *s, rest),
+        _ => (0, 0, data),
+    };
+    let profile = match BUILTIN.get(pick as usize % (BUILTIN.len() + 1)) {
+        Some((name, _)) => BoardProfile::builtin(name).expect("built-in profile"),
+        None => BoardProfile::generic(),
+    };
+
+    let whole = parse_bytes(log, &profile);
+    let whole_json = json(&whole);
+
+    // Chunk sizes from a small xorshift seeded by `seed`: 0-byte feeds, 1-byte feeds (a CR
+    // and its LF in separate reads) and larger reads all occur.
+    let mut p = Parser::new(&profile);
+    let mut streamed = Vec::new();
+    let mut x = u32::from(seed) | 0x100;
+    let mut rest = log;
+    while !rest.is_empty() {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let n = match x % 4 {
+            0 => 0,
+            1 => 1,
+            2 => (x >> 8) as usize % 16,
+            _ => (x >> 8) as usize % 4096,
+        }
+        .min(rest.len());
+        let (chunk, tail) = rest.split_at(n);
+        p.feed(chunk);
+        streamed.extend(p.take_boots());
+        rest = tail;
+    }
+    streamed.extend(p.finish());
+    let streamed_json = json(&streamed);
+
+    assert_eq!(whole_json, streamed_json, "chunking changed the result");
+});

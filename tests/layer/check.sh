@@ -1,0 +1,507 @@
+#!/bin/bash
+# Checks of the Yocto layer, the kas files, the Buildroot external tree and
+# the target-side benchmark runner. No poky checkout and no network beyond
+# the package registries the clients are configured for.
+#
+#   bash tests/layer/check.sh
+#
+# Installs what it needs, idempotently: oelint-adv and kas (pinned) into a
+# venv under ${PERFGUIDE_CACHE:-$HOME/.cache/perfguide}/venv, shellcheck and
+# busybox with apt-get when they are missing. Prints one line per check and
+# ends with "N passed, M failed"; exits non-zero when a check failed.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LAYER=$REPO/meta-perfguide
+BR=$REPO/buildroot-external
+BENCH=$REPO/images/target/perfguide-bench
+HERE=$REPO/tests/layer
+CACHE=${PERFGUIDE_CACHE:-$HOME/.cache/perfguide}
+VENV=$CACHE/venv
+
+OELINT_VERSION=9.11.2
+OELINT_PARSER_VERSION=8.13.2
+OELINT_DATA_VERSION=1.5.26
+KAS_VERSION=5.5
+YOCTO_RELEASE=scarthgap
+
+# Machines the layer supports, one kas/<machine>.yml each.
+MACHINES="qemuarm64 j721e-evm j7200-evm j784s4-evm am62xx-evm am62dxx-evm am64xx-evm am335x-evm beaglebone raspberrypi4-64"
+
+# ------------------------------------------------------------------ setup --
+setup_tools() {
+	local missing=()
+	command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+	command -v busybox >/dev/null 2>&1 || missing+=(busybox)
+	if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+		missing+=(python3-venv)
+	fi
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "setup: apt-get install ${missing[*]}"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	fi
+	local want="oelint-adv==$OELINT_VERSION oelint-parser==$OELINT_PARSER_VERSION oelint-data==$OELINT_DATA_VERSION kas==$KAS_VERSION"
+	local stamp=$VENV/.perfguide-pins
+	if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+		echo "setup: venv $VENV ($want)"
+		mkdir -p "$CACHE"
+		python3 -m venv "$VENV"
+		# shellcheck disable=SC2086 # $want is a list of requirement specifiers
+		"$VENV/bin/python" -m pip install -q --disable-pip-version-check $want
+		echo "$want" >"$stamp"
+	fi
+}
+
+# ------------------------------------------------------------- framework --
+PASSED=0
+FAILED=0
+FAILED_NAMES=()
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# check NAME FUNCTION [ARGS...]: runs FUNCTION; a non-zero exit is a failure,
+# and its output is shown then.
+check() {
+	local name=$1
+	shift
+	local log=$WORK/check.log
+	if ("$@") >"$log" 2>&1; then
+		PASSED=$((PASSED + 1))
+		echo "ok   $name"
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("$name")
+		echo "FAIL $name"
+		sed 's/^/     | /' "$log"
+	fi
+}
+
+fail() {
+	echo "$*"
+	return 1
+}
+
+# expect_line FILE REGEX: FILE has a line matching the extended REGEX.
+expect_line() {
+	grep -Eq -- "$2" "$1" || {
+		echo "no line matching: $2"
+		echo "in:"
+		cat "$1"
+		return 1
+	}
+}
+
+# ---------------------------------------------------------------- layer --
+layer_files() {
+	find "$LAYER" \( -name '*.bb' -o -name '*.bbappend' -o -name '*.bbclass' \) -type f | sort
+}
+
+check_oelint() {
+	local files
+	mapfile -t files < <(layer_files)
+	[ ${#files[@]} -ge 10 ] || fail "expected the layer's recipes, appends and classes, found ${#files[@]}"
+	local out rc=0
+	out=$(cd "$REPO" && "$VENV/bin/oelint-adv" --release "$YOCTO_RELEASE" --quiet "${files[@]}" \
+		--constantmods "+$HERE/oelint-constants.json" 2>&1) || rc=$?
+	if [ $rc -ne 0 ] || [ -n "$out" ]; then
+		echo "$out"
+		fail "oelint-adv: rc=$rc"
+	fi
+	echo "${#files[@]} files, no findings"
+}
+
+check_layer_conf() {
+	local conf=$LAYER/conf/layer.conf
+	expect_line "$conf" '^BBFILE_COLLECTIONS \+= "perfguide"$'
+	expect_line "$conf" '^BBFILE_PATTERN_perfguide = '
+	expect_line "$conf" '^LAYERSERIES_COMPAT_perfguide = ".*\bscarthgap\b.*"$'
+	expect_line "$conf" '^LAYERDEPENDS_perfguide = "core"$'
+	expect_line "$conf" '^LAYERRECOMMENDS_perfguide = ".*meta-ti-bsp.*"$'
+	# Every bbappend for another layer's recipe lives under dynamic-layers/
+	# (or appends an oe-core recipe), and changes nothing without the
+	# perfguide override: no unconditional assignment.
+	local f bad=0
+	while read -r f; do
+		if grep -Ev '^\s*(#|$)' "$f" | grep -Ev ':perfguide\b|^\s+|^}|^"' | grep -Eq '='; then
+			echo "unconditional assignment in $f:"
+			grep -Ev '^\s*(#|$)' "$f" | grep -Ev ':perfguide\b|^\s+|^}|^"' | grep -E '='
+			bad=1
+		fi
+	done < <(find "$LAYER" -name '*.bbappend' -type f ! -name 'perfguide-image.bbappend' | sort)
+	[ $bad = 0 ]
+	# README for yocto-check-layer: maintainer, patches, an e-mail address.
+	grep -qi maintainer "$LAYER/README" && grep -qi patch "$LAYER/README" &&
+		grep -Eq '[A-Za-z0-9._-]+@[A-Za-z0-9.-]+' "$LAYER/README" || fail "README lacks maintainer/patch/e-mail"
+	[ -f "$LAYER/COPYING.MIT" ] || fail "COPYING.MIT missing"
+}
+
+check_license_checksums() {
+	# perfguide-bench: LIC_FILES_CHKSUM points at a line range of the script.
+	local bb=$LAYER/recipes-benchmark/perfguide-bench/perfguide-bench_1.0.bb
+	local spec begin end md5 have
+	spec=$(sed -n 's/^LIC_FILES_CHKSUM = "file:\/\/perfguide-bench;\(.*\)"$/\1/p' "$bb")
+	begin=$(echo "$spec" | sed -n 's/.*beginline=\([0-9]*\).*/\1/p')
+	end=$(echo "$spec" | sed -n 's/.*endline=\([0-9]*\).*/\1/p')
+	md5=$(echo "$spec" | sed -n 's/.*md5=\([0-9a-f]*\).*/\1/p')
+	[ -n "$begin" ] && [ -n "$end" ] && [ -n "$md5" ] || fail "cannot read LIC_FILES_CHKSUM of $bb"
+	have=$(sed -n "${begin},${end}p" "$BENCH" | md5sum | cut -d' ' -f1)
+	[ "$have" = "$md5" ] || fail "perfguide-bench lines $begin-$end: md5 $have, recipe says $md5"
+	# The symlink the recipe fetches resolves to the script.
+	[ "$(readlink -f "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench")" = "$(readlink -f "$BENCH")" ] ||
+		fail "recipes-benchmark/perfguide-bench/files/perfguide-bench does not point at images/target/perfguide-bench"
+	# perfguide: COPYING.MIT of the layer, in the source tree.
+	bb=$LAYER/recipes-devtools/perfguide/perfguide_git.bb
+	md5=$(sed -n 's/^LIC_FILES_CHKSUM = "file:\/\/meta-perfguide\/COPYING.MIT;md5=\([0-9a-f]*\)"$/\1/p' "$bb")
+	have=$(md5sum <"$LAYER/COPYING.MIT" | cut -d' ' -f1)
+	[ "$have" = "$md5" ] || fail "COPYING.MIT md5 $have, perfguide_git.bb says '$md5'"
+}
+
+check_crates_inc() {
+	local bb=$LAYER/recipes-devtools/perfguide/perfguide_git.bb
+	local inc=$LAYER/recipes-devtools/perfguide/perfguide-crates.inc
+	local rev
+	rev=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$bb")
+	[ -n "$rev" ] || fail "perfguide_git.bb: no 40-digit SRCREV"
+	if ! git -C "$REPO" cat-file -e "$rev^{commit}" 2>/dev/null; then
+		fail "SRCREV $rev is not a commit of this repository"
+	fi
+	git -C "$REPO" show "$rev:Cargo.lock" >"$WORK/Cargo.lock"
+	python3 "$HERE/crates_inc.py" "$WORK/Cargo.lock" perfguide | grep -v '^#' >"$WORK/want.inc"
+	grep -v '^#' "$inc" >"$WORK/have.inc"
+	diff -u "$WORK/want.inc" "$WORK/have.inc" || fail "perfguide-crates.inc does not match Cargo.lock of SRCREV $rev (regenerate: git show $rev:Cargo.lock | python3 tests/layer/crates_inc.py - > $inc)"
+	git -C "$REPO" cat-file -e "$rev:meta-perfguide/COPYING.MIT" 2>/dev/null ||
+		fail "SRCREV $rev has no meta-perfguide/COPYING.MIT (LIC_FILES_CHKSUM)"
+}
+
+# ------------------------------------------------------------------ kas --
+check_kas_schema() {
+	local schema
+	schema=$("$VENV/bin/python" -c 'import kas, os; print(os.path.join(os.path.dirname(kas.__file__), "schema-kas.json"))')
+	[ -f "$schema" ] || fail "no schema-kas.json in the kas package"
+	"$VENV/bin/python" - "$schema" "$LAYER"/kas/*.yml <<'EOF'
+import json, sys, yaml, jsonschema
+schema = json.load(open(sys.argv[1]))
+bad = 0
+for path in sys.argv[2:]:
+    try:
+        jsonschema.validate(yaml.safe_load(open(path)), schema)
+        print("valid:", path.rsplit("/", 1)[-1])
+    except Exception as e:  # yaml or schema error
+        bad += 1
+        print("INVALID:", path, e)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+check_kas_machines() {
+	"$VENV/bin/python" - "$LAYER/kas" $MACHINES <<'EOF'
+import os, sys, yaml
+kasdir, machines = sys.argv[1], sys.argv[2:]
+
+def load(name, seen=()):
+    """The merged view of a kas file and its includes (repos/machine only)."""
+    doc = yaml.safe_load(open(os.path.join(kasdir, name)))
+    out = {"repos": {}, "machine": None, "target": None, "local_conf_header": {}}
+    for inc in doc.get("header", {}).get("includes", []):
+        sub = load(inc, seen + (name,))
+        out["repos"].update(sub["repos"])
+        out["machine"] = out["machine"] or sub["machine"]
+        out["target"] = out["target"] or sub["target"]
+        out["local_conf_header"].update(sub["local_conf_header"])
+    for repo, spec in (doc.get("repos") or {}).items():
+        merged = dict(out["repos"].get(repo) or {})
+        for k, v in (spec or {}).items():
+            if k == "layers":
+                merged.setdefault("layers", {})
+                merged["layers"] = dict(merged["layers"] or {}, **(v or {}))
+            else:
+                merged[k] = v
+        out["repos"][repo] = merged
+    out["machine"] = doc.get("machine", out["machine"])
+    out["target"] = doc.get("target", out["target"])
+    out["local_conf_header"].update(doc.get("local_conf_header") or {})
+    return out
+
+bad = []
+for m in machines:
+    f = m + ".yml"
+    if not os.path.exists(os.path.join(kasdir, f)):
+        bad.append("missing kas/%s" % f)
+        continue
+    c = load(f)
+    if c["machine"] != m:
+        bad.append("%s: machine is %r" % (f, c["machine"]))
+    if c["target"] != "perfguide-image":
+        bad.append("%s: target is %r" % (f, c["target"]))
+    if "meta-perfguide" not in (c["repos"].get("perfguide", {}).get("layers") or {}):
+        bad.append("%s: meta-perfguide layer not listed" % f)
+    for name, spec in c["repos"].items():
+        if spec.get("url") and not (spec.get("branch") or spec.get("commit") or spec.get("tag")):
+            bad.append("%s: repo %s has no branch/commit/tag" % (f, name))
+    if not any(":perfguide" in v for v in c["local_conf_header"].values()):
+        bad.append("%s: does not enable the perfguide override" % f)
+    print("%s: machine %s, repos %s" % (f, c["machine"], " ".join(sorted(c["repos"]))))
+for b in bad:
+    print("BAD:", b)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# ---------------------------------------------------------- bench runner --
+check_shellcheck() {
+	shellcheck -s sh "$BENCH"
+	shellcheck "$HERE/check.sh"
+}
+
+# A PATH with the fake benchmarks first and busybox applets for everything
+# else, so that the runner is exercised with busybox's tools only.
+make_bench_env() {
+	local t=$WORK/bench
+	rm -rf "$t"
+	mkdir -p "$t/fake" "$t/bb" "$t/run"
+	local applet
+	for applet in sh cat date mkdir mktemp rm wc tail dd uname md5sum printf echo \
+		sed cut tr head ls sleep test env grep; do
+		ln -s "$(command -v busybox)" "$t/bb/$applet"
+	done
+	# dhry: reads the number of runs on stdin, output without a final newline.
+	cat >"$t/fake/dhry" <<'EOF'
+#!/bin/sh
+read -r runs
+echo "Dhrystone Benchmark, Version 2.1 (Language: C)"
+echo "runs: $runs"
+printf 'Dhrystones per Second:                      1234567.0'
+EOF
+	# whetstone: fails with status 3, message on stderr.
+	cat >"$t/fake/whetstone" <<'EOF'
+#!/bin/sh
+echo "whetstone: loops $1"
+echo "whetstone: floating point exception" >&2
+exit 3
+EOF
+	# bw_mem: echoes its arguments like "<size> <MB/s>".
+	cat >"$t/fake/bw_mem" <<'EOF'
+#!/bin/sh
+echo "$3 $4 1000.00"
+EOF
+	# iperf3: echoes its arguments.
+	cat >"$t/fake/iperf3" <<'EOF'
+#!/bin/sh
+echo "iperf3 $*"
+EOF
+	chmod +x "$t/fake/"*
+	echo "$t"
+}
+
+bench() {
+	local t=$1
+	shift
+	(cd "$t/run" && env -i PATH="$t/fake:$t/bb" HOME="$t/run" TMPDIR="$t/run" \
+		"$(command -v busybox)" sh "$BENCH" "$@")
+}
+
+check_bench_list() {
+	local t
+	t=$(make_bench_env)
+	bench "$t" list >"$WORK/list.txt"
+	cat "$WORK/list.txt"
+	# Only installed benchmarks (and iperf3 needs a server): 45 bw_mem + dhry + whetstone + 3 iperf3.
+	[ "$(wc -l <"$WORK/list.txt")" -eq 50 ] || fail "expected 50 lines"
+	expect_line "$WORK/list.txt" $'^dhrystone/dhry\tdhrystone\tinstalled\techo .*\\| dhry$'
+	expect_line "$WORK/list.txt" $'^lmbench/bw_mem-rd-1mb\tlmbench\tinstalled\tbw_mem -P 1 1m rd$'
+	expect_line "$WORK/list.txt" $'^iperf3/tcp-tx\tiperf3\tneeds-server\t'
+	if grep -q '^stream/' "$WORK/list.txt"; then fail "stream is not installed but listed"; fi
+	bench "$t" list --all >"$WORK/all.txt"
+	expect_line "$WORK/all.txt" $'^stream/stream\tstream\tmissing\tstream$'
+	expect_line "$WORK/all.txt" $'^openssl/aes-128-cbc\topenssl\tmissing\topenssl speed -elapsed -evp aes-128-cbc$'
+	bench "$t" suites >"$WORK/suites.txt"
+	expect_line "$WORK/suites.txt" $'^lmbench\t45/76 installed$'
+	expect_line "$WORK/suites.txt" $'^dhrystone\t1/1 installed$'
+}
+
+# Fields of the marker line of KIND for sequence SEQ.
+marker_line() {
+	grep -E "^@@PERFGUIDE-BENCH $2 v=1 sid=[0-9]+-[0-9]+ (seq=$3 |)" "$1" | head -n 1
+}
+
+check_bench_run() {
+	local t rc=0 out=$WORK/run.txt
+	t=$(make_bench_env)
+	bench "$t" run dhrystone whetstone lmbench/bw_mem-rd-4mb iperf3/tcp-tx stream >"$out" || rc=$?
+	cat "$out"
+	[ $rc -eq 1 ] || fail "exit status $rc, expected 1 (whetstone failed)"
+	# session header and trailer
+	expect_line "$out" '^@@PERFGUIDE-BENCH SESSION v=1 sid=[0-9]+-[0-9]+ host=[^ ]+ kernel=[^ ]+ machine=[^ ]+ runner=[0-9.]+ repeat=1 args=dhrystone whetstone lmbench/bw_mem-rd-4mb iperf3/tcp-tx stream$'
+	expect_line "$out" '^@@PERFGUIDE-BENCH DONE v=1 sid=[0-9]+-[0-9]+ ran=3 failed=1 skipped=2 dur_ms=[0-9]+$'
+	# one sid for the whole session
+	[ "$(grep '^@@PERFGUIDE-BENCH ' "$out" | sed 's/.* sid=\([^ ]*\).*/\1/' | sort -u | wc -l)" -eq 1 ] || fail "more than one sid"
+	# dhry: output framed, no final newline in its output -> eol=0, one added line
+	expect_line "$out" '^@@PERFGUIDE-BENCH BEGIN v=1 sid=[0-9-]+ seq=1 id=dhrystone/dhry t=[0-9]+ cmd=echo "\$\{PERFGUIDE_DHRY_RUNS:-10000000\}" \| dhry$'
+	local dhry_out='Dhrystone Benchmark, Version 2.1 (Language: C)
+runs: 10000000
+Dhrystones per Second:                      1234567.0'
+	local bytes md5
+	bytes=$(printf '%s' "$dhry_out" | wc -c)
+	md5=$(printf '%s' "$dhry_out" | md5sum | cut -d' ' -f1)
+	expect_line "$out" "^@@PERFGUIDE-BENCH END v=1 sid=[0-9-]+ seq=1 id=dhrystone/dhry status=0 dur_ms=[0-9]+ clock=(date-ns|uptime|date-s) lines=3 bytes=$bytes eol=0 md5=$md5\$"
+	# The lines between BEGIN and END are exactly the output.
+	sed -n '/ BEGIN .* seq=1 /,/ END .* seq=1 /p' "$out" | sed '1d;$d' >"$WORK/seg1.txt"
+	[ "$(cat "$WORK/seg1.txt")" = "$dhry_out" ] || fail "dhry segment differs"
+	# whetstone: failing benchmark -> its exit status, stderr captured too
+	expect_line "$out" '^@@PERFGUIDE-BENCH END v=1 sid=[0-9-]+ seq=2 id=whetstone/whetstone status=3 dur_ms=[0-9]+ clock=[a-z-]+ lines=2 bytes=[0-9]+ eol=1 md5=[0-9a-f]{32}$'
+	sed -n '/ BEGIN .* seq=2 /,/ END .* seq=2 /p' "$out" | sed '1d;$d' >"$WORK/seg2.txt"
+	grep -qx 'whetstone: floating point exception' "$WORK/seg2.txt" || fail "stderr of whetstone not in its segment"
+	grep -qx 'whetstone: loops 10000' "$WORK/seg2.txt" || fail "whetstone not run with its default loops"
+	# lmbench bw_mem with the standard arguments
+	expect_line "$out" '^@@PERFGUIDE-BENCH BEGIN v=1 sid=[0-9-]+ seq=3 id=lmbench/bw_mem-rd-4mb t=[0-9]+ cmd=bw_mem -P 1 4m rd$'
+	expect_line "$out" '^4m rd 1000.00$'
+	expect_line "$out" '^@@PERFGUIDE-BENCH END v=1 sid=[0-9-]+ seq=3 id=lmbench/bw_mem-rd-4mb status=0 .* lines=1 bytes=14 eol=1 '
+	# skips: network benchmark without a server, benchmark not installed
+	expect_line "$out" '^@@PERFGUIDE-BENCH SKIP v=1 sid=[0-9-]+ seq=4 id=iperf3/tcp-tx reason=no-server$'
+	expect_line "$out" '^@@PERFGUIDE-BENCH SKIP v=1 sid=[0-9-]+ seq=5 id=stream/stream reason=not-installed$'
+	# nothing outside the frames but markers
+	local stray
+	stray=$(awk '/^@@PERFGUIDE-BENCH BEGIN/{inside=1; next} /^@@PERFGUIDE-BENCH END/{inside=0; next} /^@@PERFGUIDE-BENCH /{next} !inside{print}' "$out")
+	[ -z "$stray" ] || fail "output outside frames: $stray"
+}
+
+check_bench_options() {
+	local t rc=0 out=$WORK/opt.txt
+	t=$(make_bench_env)
+	# --server runs the network benchmark; --repeat runs each selection twice
+	bench "$t" run --server 192.0.2.1 --repeat 2 iperf3/tcp-rx >"$out" || rc=$?
+	cat "$out"
+	[ $rc -eq 0 ] || fail "exit status $rc, expected 0"
+	[ "$(grep -c '^@@PERFGUIDE-BENCH END .* id=iperf3/tcp-rx status=0 ' "$out")" -eq 2 ] || fail "expected two runs"
+	expect_line "$out" '^iperf3 -c 192.0.2.1 -t 10 -R$'
+	expect_line "$out" '^@@PERFGUIDE-BENCH END v=1 sid=[0-9-]+ seq=2 id=iperf3/tcp-rx '
+	expect_line "$out" '^@@PERFGUIDE-BENCH DONE v=1 sid=[0-9-]+ ran=2 failed=0 skipped=0 '
+	# --stop-on-failure stops after whetstone
+	rc=0
+	bench "$t" run -x whetstone dhrystone >"$out" || rc=$?
+	[ $rc -eq 1 ] || fail "-x: exit status $rc, expected 1"
+	if grep -q 'id=dhrystone/dhry' "$out"; then fail "-x: dhry ran after a failure"; fi
+	expect_line "$out" '^@@PERFGUIDE-BENCH DONE v=1 sid=[0-9-]+ ran=1 failed=1 skipped=0 '
+	# usage errors: exit 2, nothing framed
+	rc=0
+	bench "$t" run no-such-benchmark >"$out" 2>&1 || rc=$?
+	[ $rc -eq 2 ] || fail "unknown name: exit status $rc, expected 2"
+	if grep -q '^@@PERFGUIDE-BENCH' "$out"; then fail "unknown name: markers printed"; fi
+	rc=0
+	bench "$t" run --repeat 0 dhrystone >"$out" 2>&1 || rc=$?
+	[ $rc -eq 2 ] || fail "--repeat 0: exit status $rc, expected 2"
+	rc=0
+	bench "$t" frobnicate >"$out" 2>&1 || rc=$?
+	[ $rc -eq 2 ] || fail "unknown command: exit status $rc, expected 2"
+	bench "$t" show dhrystone/dhry >"$out"
+	expect_line "$out" $'^dhrystone/dhry\techo "\\$\\{PERFGUIDE_DHRY_RUNS:-10000000\\}" \\| dhry$'
+	bench "$t" version >"$out"
+	expect_line "$out" '^perfguide-bench [0-9.]+ \(framing v1\)$'
+}
+
+# ------------------------------------------------------------- buildroot --
+check_buildroot() {
+	"$VENV/bin/python" - "$BR" "$REPO" <<'EOF'
+import os, re, sys
+br, repo = sys.argv[1], sys.argv[2]
+bad = []
+desc = dict(l.split(":", 1) for l in open(os.path.join(br, "external.desc")) if ":" in l)
+name = desc.get("name", "").strip()
+if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+    bad.append("external.desc: bad name %r" % name)
+path_var = "BR2_EXTERNAL_%s_PATH" % name
+
+top = open(os.path.join(br, "Config.in")).read()
+sourced = re.findall(r'^\s*source\s+"\$' + path_var + r'/(package/[^"]+/Config\.in)"', top, re.M)
+for s in re.findall(r'^\s*source\s+"([^"]+)"', top, re.M):
+    if not s.startswith("$" + path_var + "/"):
+        bad.append("Config.in sources %s, not under $%s" % (s, path_var))
+mk_top = open(os.path.join(br, "external.mk")).read()
+if "$(%s)/package/*/*.mk" % path_var not in mk_top:
+    bad.append("external.mk does not include package/*/*.mk")
+
+symbols = set()
+pkgdir = os.path.join(br, "package")
+for pkg in sorted(os.listdir(pkgdir)):
+    cin = os.path.join(pkgdir, pkg, "Config.in")
+    mk = os.path.join(pkgdir, pkg, pkg + ".mk")
+    if "package/%s/Config.in" % pkg not in sourced:
+        bad.append("Config.in does not source package/%s/Config.in" % pkg)
+    if not os.path.exists(mk):
+        bad.append("package/%s: no %s.mk" % (pkg, pkg))
+        continue
+    upper = pkg.upper().replace("-", "_")
+    ctext = open(cin).read()
+    syms = re.findall(r"^\s*(?:menu)?config\s+(BR2_PACKAGE_\w+)", ctext, re.M)
+    symbols.update(syms)
+    main = "BR2_PACKAGE_" + upper
+    if main not in syms:
+        bad.append("package/%s/Config.in: no config %s" % (pkg, main))
+    for s in syms:
+        if not s.startswith(main):
+            bad.append("package/%s/Config.in: %s is not in the package's namespace" % (pkg, s))
+    mtext = open(mk).read()
+    # make variables set in the .mk: all in the package's namespace
+    for var in re.findall(r"^([A-Z0-9_]+)\s*[:+?]?=", mtext, re.M):
+        if not var.startswith(upper + "_"):
+            bad.append("%s.mk: variable %s outside %s_*" % (pkg, var, upper))
+    for var in ("VERSION", "SITE", "LICENSE"):
+        if not re.search(r"^%s_%s\s*=" % (upper, var), mtext, re.M):
+            bad.append("%s.mk: %s_%s not set" % (pkg, upper, var))
+    if not re.search(r"^\$\(eval \$\((generic|host-generic|cmake|autotools|meson|cargo)-package\)\)\s*$", mtext, re.M):
+        bad.append("%s.mk: no $(eval $(...-package))" % pkg)
+    # BR2_PACKAGE_* used by the .mk are defined by its Config.in
+    for s in set(re.findall(r"BR2_PACKAGE_\w+", mtext)):
+        if s not in syms:
+            bad.append("%s.mk uses %s, not defined in its Config.in" % (pkg, s))
+    # functions defined are used (hooks, install commands)
+    for fn in re.findall(r"^define\s+(\w+)", mtext, re.M):
+        if not fn.endswith(("_CMDS",)) and not re.search(r"(\+=|=)\s*.*\b%s\b" % fn, mtext):
+            bad.append("%s.mk: %s defined but never used" % (pkg, fn))
+    # a local SITE must exist relative to the external tree
+    site = re.search(r"^%s_SITE\s*=\s*(.+)$" % upper, mtext, re.M)
+    if site and "$(%s)" % path_var in site.group(1):
+        p = site.group(1).strip().replace("$(%s)" % path_var, br)
+        if not os.path.isdir(p):
+            bad.append("%s.mk: SITE %s does not exist" % (pkg, p))
+
+# defconfig fragments: our symbols exist, files they name exist
+for frag in sorted(os.listdir(os.path.join(br, "configs"))):
+    text = open(os.path.join(br, "configs", frag)).read()
+    for s in re.findall(r"^(BR2_PACKAGE_PERFGUIDE\w*)=", text, re.M):
+        if s not in symbols:
+            bad.append("configs/%s: %s is not defined in the tree" % (frag, s))
+    for p in re.findall(r"\$\(%s\)(/[^\" ]+)" % path_var, text):
+        if not os.path.exists(os.path.normpath(br + p)):
+            bad.append("configs/%s: %s does not exist" % (frag, p))
+    for line in text.splitlines():
+        if line and not line.startswith("#") and not re.fullmatch(r'BR2_\w+=(y|n|"[^"]*"|-?\d+|0x[0-9a-fA-F]+)', line):
+            bad.append("configs/%s: malformed line %r" % (frag, line))
+print("external %s; packages: %s; symbols: %s" % (name, " ".join(sorted(os.listdir(pkgdir))), " ".join(sorted(symbols))))
+for b in bad:
+    print("BAD:", b)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# ----------------------------------------------------------------- main --
+setup_tools
+
+check "oelint-adv: recipes, appends, classes have no findings" check_oelint
+check "layer.conf, README and inert bbappends" check_layer_conf
+check "license checksums of the layer's recipes" check_license_checksums
+check "perfguide-crates.inc matches Cargo.lock of SRCREV" check_crates_inc
+check "kas files validate against kas's schema" check_kas_schema
+check "kas file per machine, target, layers, branches" check_kas_machines
+check "shellcheck perfguide-bench and check.sh" check_shellcheck
+check "perfguide-bench list/suites under busybox sh" check_bench_list
+check "perfguide-bench run: framing, failure status, skips" check_bench_run
+check "perfguide-bench run options and usage errors" check_bench_options
+check "buildroot-external: Config.in and .mk consistent" check_buildroot
+
+if [ "$FAILED" -gt 0 ]; then
+	echo "failed: ${FAILED_NAMES[*]}"
+fi
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
