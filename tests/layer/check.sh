@@ -65,8 +65,17 @@ trap 'rm -rf "$WORK"' EXIT
 check() {
 	local name=$1
 	shift
-	local log=$WORK/check.log
-	if ("$@") >"$log" 2>&1; then
+	local log=$WORK/check.log rc
+	# Not in an if/&&/|| context, so that errexit stays on inside: any
+	# failing command of the check fails it.
+	set +e
+	(
+		set -e
+		"$@"
+	) >"$log" 2>&1
+	rc=$?
+	set -e
+	if [ $rc -eq 0 ]; then
 		PASSED=$((PASSED + 1))
 		echo "ok   $name"
 	else
@@ -131,8 +140,9 @@ check_layer_conf() {
 	done < <(find "$LAYER" -name '*.bbappend' -type f ! -name 'perfguide-image.bbappend' | sort)
 	[ $bad = 0 ]
 	# README for yocto-check-layer: maintainer, patches, an e-mail address.
-	grep -qi maintainer "$LAYER/README" && grep -qi patch "$LAYER/README" &&
-		grep -Eq '[A-Za-z0-9._-]+@[A-Za-z0-9.-]+' "$LAYER/README" || fail "README lacks maintainer/patch/e-mail"
+	grep -qi maintainer "$LAYER/README" || fail "README: no maintainer"
+	grep -qi patch "$LAYER/README" || fail "README: no word about patches"
+	grep -Eq '[A-Za-z0-9._-]+@[A-Za-z0-9.-]+' "$LAYER/README" || fail "README: no e-mail address"
 	[ -f "$LAYER/COPYING.MIT" ] || fail "COPYING.MIT missing"
 }
 
@@ -144,7 +154,9 @@ check_license_checksums() {
 	begin=$(echo "$spec" | sed -n 's/.*beginline=\([0-9]*\).*/\1/p')
 	end=$(echo "$spec" | sed -n 's/.*endline=\([0-9]*\).*/\1/p')
 	md5=$(echo "$spec" | sed -n 's/.*md5=\([0-9a-f]*\).*/\1/p')
-	[ -n "$begin" ] && [ -n "$end" ] && [ -n "$md5" ] || fail "cannot read LIC_FILES_CHKSUM of $bb"
+	if [ -z "$begin" ] || [ -z "$end" ] || [ -z "$md5" ]; then
+		fail "cannot read LIC_FILES_CHKSUM of $bb"
+	fi
 	have=$(sed -n "${begin},${end}p" "$BENCH" | md5sum | cut -d' ' -f1)
 	[ "$have" = "$md5" ] || fail "perfguide-bench lines $begin-$end: md5 $have, recipe says $md5"
 	# The symlink the recipe fetches resolves to the script.
@@ -195,7 +207,9 @@ EOF
 }
 
 check_kas_machines() {
-	"$VENV/bin/python" - "$LAYER/kas" $MACHINES <<'EOF'
+	local machines
+	read -r -a machines <<<"$MACHINES"
+	"$VENV/bin/python" - "$LAYER/kas" "${machines[@]}" <<'EOF'
 import os, sys, yaml
 kasdir, machines = sys.argv[1], sys.argv[2:]
 
@@ -318,11 +332,6 @@ check_bench_list() {
 	bench "$t" suites >"$WORK/suites.txt"
 	expect_line "$WORK/suites.txt" $'^lmbench\t45/76 installed$'
 	expect_line "$WORK/suites.txt" $'^dhrystone\t1/1 installed$'
-}
-
-# Fields of the marker line of KIND for sequence SEQ.
-marker_line() {
-	grep -E "^@@PERFGUIDE-BENCH $2 v=1 sid=[0-9]+-[0-9]+ (seq=$3 |)" "$1" | head -n 1
 }
 
 check_bench_run() {

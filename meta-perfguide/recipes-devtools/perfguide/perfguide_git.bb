@@ -19,7 +19,7 @@ LIC_FILES_CHKSUM = "file://meta-perfguide/COPYING.MIT;md5=3cef7a38135a5fc310a964
 PERFGUIDE_SRC_URI ??= "git://${PERFGUIDE_SRCDIR};protocol=file;branch=main"
 PV = "0.1.0+git"
 SRC_URI = "${PERFGUIDE_SRC_URI}"
-SRCREV = "b3be052591a25f36b458e6e40807bb9053f38b5e"
+SRCREV = "a6d6145432619ae1fa51f499807fa3181c99bba1"
 
 S = "${WORKDIR}/git"
 
