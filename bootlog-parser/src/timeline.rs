@@ -143,6 +143,26 @@ pub fn parse_bytes(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot> {
     p.finish()
 }
 
+/// Drops line noise before the text: bytes that were not UTF-8 (kept as `\xNN` escapes by
+/// the cleaner) and replacement characters, as a serial line prints at power-on.
+fn strip_junk(mut t: &str) -> &str {
+    loop {
+        let b = t.as_bytes();
+        if b.len() >= 4
+            && b[0] == b'\\'
+            && b[1] == b'x'
+            && b[2].is_ascii_hexdigit()
+            && b[3].is_ascii_hexdigit()
+        {
+            t = &t[4..];
+        } else if let Some(r) = t.strip_prefix('\u{fffd}') {
+            t = r;
+        } else {
+            return t.trim_start();
+        }
+    }
+}
+
 fn is_default_ready(t: &str) -> bool {
     let t = t.trim_end();
     let n = t.len();
@@ -229,7 +249,7 @@ impl State {
             Some((fw, rest)) => (Some(fw), rest),
             None => (None, text),
         };
-        let t = hoststamp::strip_syslog(text.trim_start()).trim_start();
+        let t = strip_junk(hoststamp::strip_syslog(text.trim_start()).trim_start());
         let host = self.host(n, host_raw, scale);
         if t.is_empty() {
             if self.cur.started {
