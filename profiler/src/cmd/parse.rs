@@ -51,7 +51,8 @@ pub struct ParseArgs {
 pub fn load_profile(board: Option<&str>, file: Option<&Path>) -> Result<BoardProfile> {
     Ok(match (board, file) {
         (_, Some(f)) => {
-            let text = std::fs::read_to_string(f).with_context(|| format!("reading board profile {}", f.display()))?;
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("reading board profile {}", f.display()))?;
             BoardProfile::from_toml_str(&f.display().to_string(), &text)?
         }
         (Some(b), None) => BoardProfile::builtin(b)?,
@@ -78,12 +79,20 @@ fn inputs(arg: &Path) -> Result<Vec<PathBuf>> {
         })
         .collect();
     v.sort();
-    anyhow::ensure!(!v.is_empty(), "{}: a directory with no cycle-NNNN.log files", arg.display());
+    anyhow::ensure!(
+        !v.is_empty(),
+        "{}: a directory with no cycle-NNNN.log files",
+        arg.display()
+    );
     Ok(v)
 }
 
 /// Streams one input through a parser, calling `each` for every boot as it completes.
-pub fn parse_stream(path: &Path, profile: &BoardProfile, mut each: impl FnMut(Boot) -> io::Result<()>) -> Result<()> {
+pub fn parse_stream(
+    path: &Path,
+    profile: &BoardProfile,
+    mut each: impl FnMut(Boot) -> io::Result<()>,
+) -> Result<()> {
     let mut reader: Box<dyn Read> = if path == Path::new("-") {
         Box::new(io::stdin().lock())
     } else {
@@ -138,12 +147,18 @@ pub fn run(a: ParseArgs) -> Result<ExitCode> {
 
 /// Whether an error is a closed stdout (`perfguide parse x | head`), which is not a failure.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain()
-        .any(|c| c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Result<()> {
-    write!(out, "{{\"schema\":\"{BOOT_LOG_SCHEMA}\",\"board\":{},\"boots\":[", serde_json::to_string(&profile.name)?)?;
+    write!(
+        out,
+        "{{\"schema\":\"{BOOT_LOG_SCHEMA}\",\"board\":{},\"boots\":[",
+        serde_json::to_string(&profile.name)?
+    )?;
     let mut stats = Collector::new();
     let mut index = 0;
     for f in files {
@@ -155,7 +170,13 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
             }
             index += 1;
             stats.add(&b);
-            serde_json::to_writer(&mut *out, &Sourced { boot: &b, source: source.clone() })?;
+            serde_json::to_writer(
+                &mut *out,
+                &Sourced {
+                    boot: &b,
+                    source: source.clone(),
+                },
+            )?;
             Ok(())
         })?;
     }
@@ -196,7 +217,11 @@ fn write_boot(out: &mut impl Write, source: &str, index: usize, b: &Boot) -> io:
         b.lines.1,
         if b.complete { "complete" } else { "INCOMPLETE" }
     )?;
-    writeln!(out, "{:<10} {:>12} {:>12} {:>12}  {:<7} {:>6}", "stage", "start_s", "end_s", "duration_s", "clock", "line")?;
+    writeln!(
+        out,
+        "{:<10} {:>12} {:>12} {:>12}  {:<7} {:>6}",
+        "stage", "start_s", "end_s", "duration_s", "clock", "line"
+    )?;
     for s in &b.stages {
         writeln!(
             out,
@@ -217,7 +242,12 @@ fn write_boot(out: &mut impl Write, source: &str, index: usize, b: &Boot) -> io:
     }
     if !b.sbl_total_us.is_empty() {
         let t: Vec<String> = b.sbl_total_us.iter().map(|t| format!("{t} us")).collect();
-        writeln!(out, "SBL total per run: {} ({} profile points)", t.join(", "), b.sbl_profile.len())?;
+        writeln!(
+            out,
+            "SBL total per run: {} ({} profile points)",
+            t.join(", "),
+            b.sbl_profile.len()
+        )?;
     }
     if let Some(last) = b.bootstage.last() {
         writeln!(
@@ -242,7 +272,13 @@ fn write_boot(out: &mut impl Write, source: &str, index: usize, b: &Boot) -> io:
     if !b.initcalls.is_empty() {
         let mut v: Vec<_> = b.initcalls.iter().collect();
         v.sort_by_key(|c| std::cmp::Reverse(c.duration_us));
-        writeln!(out, "initcalls: {} (slowest: {} {} us)", v.len(), v[0].name, v[0].duration_us)?;
+        writeln!(
+            out,
+            "initcalls: {} (slowest: {} {} us)",
+            v.len(),
+            v[0].name,
+            v[0].duration_us
+        )?;
     }
     if let Some(sd) = &b.systemd {
         writeln!(
@@ -268,11 +304,32 @@ fn write_boot(out: &mut impl Write, source: &str, index: usize, b: &Boot) -> io:
 
 /// Writes the per-stage statistics table (`mean (min X, max Y)`).
 pub fn write_stats(out: &mut impl Write, s: &BootStats) -> io::Result<()> {
-    writeln!(out, "== statistics over {} boots ({} complete), seconds", s.boots, s.complete)?;
-    writeln!(out, "{:<10} {:>4}  {:<36} {:>9} {:>9} {:>9}", "stage", "n", "mean (min, max)", "median", "p95", "stddev")?;
-    let rows = s.stages.iter().map(|(id, v)| (id.as_str().to_string(), v)).chain(s.total_s.iter().map(|v| ("total".to_string(), v)));
+    writeln!(
+        out,
+        "== statistics over {} boots ({} complete), seconds",
+        s.boots, s.complete
+    )?;
+    writeln!(
+        out,
+        "{:<10} {:>4}  {:<36} {:>9} {:>9} {:>9}",
+        "stage", "n", "mean (min, max)", "median", "p95", "stddev"
+    )?;
+    let rows = s
+        .stages
+        .iter()
+        .map(|(id, v)| (id.as_str().to_string(), v))
+        .chain(s.total_s.iter().map(|v| ("total".to_string(), v)));
     for (name, v) in rows {
-        writeln!(out, "{:<10} {:>4}  {:<36} {:>9.3} {:>9.3} {:>9.3}", name, v.n, v.ti(3), v.median, v.p95, v.stddev)?;
+        writeln!(
+            out,
+            "{:<10} {:>4}  {:<36} {:>9.3} {:>9.3} {:>9.3}",
+            name,
+            v.n,
+            v.ti(3),
+            v.median,
+            v.p95,
+            v.stddev
+        )?;
     }
     Ok(())
 }
