@@ -2,9 +2,11 @@
 //!
 //! The `perfguide` binary is a thin CLI over these modules.
 
-pub mod cmd;
 pub mod bootloop;
 pub mod capture;
+pub mod cmd;
 pub mod console;
+pub mod image;
 pub mod power;
+pub mod report;
 pub mod run;
