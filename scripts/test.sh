@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every test of the project (what .ci/run runs): host setup, format, lints, the Rust tests
+# (parser corpus, robustness, boot-loop engine, real QEMU boot loops, image build,
+# sbl-instrument fixtures) and the Yocto layer / bench runner checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "host setup (idempotent)"
+bash scripts/setup-host.sh
+bash sbl-instrument/tests/setup-fixtures-deps.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "QEMU reference image (cached by content)"
+cargo run --quiet --release -p perfguide -- image build --board qemu-arm64
+
+step "cargo test"
+cargo test --workspace --no-fail-fast
+
+step "Yocto layer, kas files, bench runner, Buildroot tree"
+bash tests/layer/check.sh
