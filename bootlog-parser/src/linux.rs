@@ -119,12 +119,9 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
         b'K' => {
             if let Some(r) = m.strip_prefix("Kernel command line: ") {
                 Some(KernelLine::CmdLine(r.trim_end()))
-            } else if let Some(r) = m.strip_prefix("Kernel panic - not syncing") {
-                Some(KernelLine::Panic(
-                    r.trim_start_matches([':', ' ']).trim_end(),
-                ))
             } else {
-                None
+                m.strip_prefix("Kernel panic - not syncing")
+                    .map(|r| KernelLine::Panic(r.trim_start_matches([':', ' ']).trim_end()))
             }
         }
         b'M' => m

@@ -41,18 +41,11 @@ struct State {
     long_lines_seen: usize,
 }
 
-#[derive(Default)]
 struct OpenStage {
     id: StageId,
     line: u64,
     host: Option<f64>,
     bytes: u64,
-}
-
-impl Default for StageId {
-    fn default() -> Self {
-        StageId::Power
-    }
 }
 
 #[derive(Default)]

@@ -182,3 +182,95 @@ proptest! {
         prop_assert_eq!(got, whole);
     }
 }
+
+#[test]
+fn board_ready_pattern_and_markers() {
+    let profile = BoardProfile::from_toml_str(
+        "custom",
+        r#"
+name = "custom"
+stages = ["rom", "uboot", "kernel", "userspace"]
+ready = '^root@\S+:~# $'
+[[markers]]
+stage = "rom"
+pattern = '^BootROM v\d'
+"#,
+    )
+    .unwrap();
+    let log = "BootROM v2.1\nU-Boot 2024.01 (x)\nStarting kernel ...\n[    0.5] Run /init as init process\nbox login: \nroot@box:~# \n";
+    let b = &parse_bytes(log.as_bytes(), &profile)[0];
+    assert_eq!(b.stages[0].id, StageId::Rom);
+    assert!(b.complete);
+    assert_eq!(b.login_prompt.as_deref(), Some("root@box:~#"));
+    assert_eq!(
+        b.mark("ready").unwrap().line,
+        6,
+        "the default login prompt is not this board's ready line"
+    );
+}
+
+#[test]
+fn bootstage_report_after_starting_kernel() {
+    let log = "U-Boot 2024.01 (x)\nStarting kernel ...\n\nTimer summary in microseconds (5 records):\n       Mark    Elapsed  Stage\n          0          0  reset\n    120,000    120,000  board_init_f\n  1,500,000  1,380,000  start_kernel\n\nAccumulated time:\n                 8,000  dm_r\n[    0.000000] Booting Linux on physical CPU 0x0\n";
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(b.bootstage.len(), 3);
+    assert_eq!(b.bootstage[2].name, "start_kernel");
+    assert_eq!(b.bootstage_accumulated[0].us, 8000);
+    assert_eq!(
+        b.stages.iter().map(|s| s.id).collect::<Vec<_>>(),
+        [StageId::Uboot, StageId::Kernel]
+    );
+    // Target clock from bootstage: U-Boot from board_init_f to the last mark.
+    assert_eq!(b.stage(StageId::Uboot).unwrap().duration_s, Some(1.38));
+}
+
+/// A PDK SBL profile table built from the print formats of `SBL_printProfileLog`
+/// (`fxn:%32s\tline:%4d\tcycle:%10d\ttimestamp:%10dus`, PDK's left-aligned `%s`), since no
+/// verbatim public capture exists.
+#[test]
+fn pdk_profile_table_through_the_timeline() {
+    let mut log = String::from("SBL Revision: 01.00.10.01 (Nov 20 2024 - 13:19:45)\r\nMCU @ 1000000000Hz.\r\ncycles per usec  = 1000\r\n");
+    for (f, l, c) in [
+        ("main", 77u32, 1234u64),
+        ("SBL_SciClientInit", 120, 9_000_000),
+        ("SBL_SlaveCoreBoot", 520, 61_628_000),
+    ] {
+        log.push_str(&format!(
+            "fxn:{f:<32}\tline:{l:>4}\tcycle:{c:>10}\ttimestamp:{:>10}us\r\n",
+            c / 1000
+        ));
+    }
+    log.push_str(&format!(
+        "**fxn:{:<32}\tline:{:>4}\tcycle:{:>10}\ttimestamp:{:>10}us\r\n",
+        "SBL_end", 600, 5, 0
+    ));
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(
+        b.components.get("sbl").map(String::as_str),
+        Some("01.00.10.01")
+    );
+    let ts: Vec<u64> = b
+        .sbl_profile
+        .iter()
+        .filter_map(|p| p.timestamp_us)
+        .collect();
+    assert_eq!(ts, [1, 9000, 61628, 0]);
+    assert_eq!(b.sbl_profile[2].src_line, Some(520));
+    assert!(b.warnings.iter().any(|w| w.contains("wrapped")));
+}
+
+#[test]
+fn syslog_levels_and_lava_lines() {
+    let log = concat!(
+        "- {\"dt\": \"2024-01-02T03:04:05.000000\", \"lvl\": \"info\", \"msg\": \"start: 1 boot\"}\n",
+        "- {\"dt\": \"2024-01-02T03:04:05.100000\", \"lvl\": \"target\", \"msg\": \"U-Boot 2024.01 (x)\"}\n",
+        "- {\"dt\": \"2024-01-02T03:04:06.600000\", \"lvl\": \"target\", \"msg\": \"Starting kernel ...\"}\n",
+        "- {\"dt\": \"2024-01-02T03:04:07.000000\", \"lvl\": \"target\", \"msg\": \"<6>[    0.000000] Booting Linux\"}\n",
+        "- {\"dt\": \"2024-01-02T03:04:09.100000\", \"lvl\": \"target\", \"msg\": \"lava login: \"}\n",
+    );
+    let b = &parse(log.as_bytes())[0];
+    let u = b.stage(StageId::Uboot).unwrap();
+    assert_eq!((u.start_s, u.end_s), (Some(0.0), Some(1.5)));
+    assert!(b.complete);
+    assert_eq!(b.mark("ready").unwrap().host_s, Some(4.0));
+}
