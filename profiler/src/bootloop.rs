@@ -147,6 +147,8 @@ pub struct LoopOptions {
     /// `(banner, allowed occurrences)`: seeing a banner more often than allowed in one cycle is
     /// an unexpected reset.
     pub banners: Vec<(Regex, usize)>,
+    /// Print every captured line on stderr too.
+    pub echo: bool,
 }
 
 impl LoopOptions {
@@ -179,6 +181,7 @@ impl LoopOptions {
             ready,
             panic: re(PANIC_PATTERN)?,
             banners,
+            echo: false,
         })
     }
 }
@@ -254,12 +257,19 @@ struct Capture {
     reset: Option<String>,
     banner_counts: Vec<usize>,
     discarded: u64,
+    last_text: String,
 }
 
 impl Capture {
     fn on_line(&mut self, line: &Line, opts: &LoopOptions) -> Result<(), CaptureError> {
         self.writer.write_line(line)?;
+        if opts.echo {
+            eprintln!("{:>11.6} {}", us_s(line.t_us), line.text());
+        }
         let t = match_text(&line.bytes);
+        if !t.trim().is_empty() {
+            self.last_text = t.trim().to_string();
+        }
         if self.ready_us.is_none() && opts.ready.is_match(&t) {
             self.ready_us = Some(line.t_us);
         }
@@ -362,6 +372,7 @@ pub fn run_cycle(
         reset: None,
         banner_counts: vec![0; opts.banners.len()],
         discarded,
+        last_text: String::new(),
     };
     if failure.is_none() {
         if let Err(e) = target.power.on() {
@@ -530,7 +541,10 @@ fn last_line_hint(cap: &Capture) -> String {
     if !p.is_empty() {
         return escape(p);
     }
-    format!("({} lines captured)", cap.writer.lines())
+    if cap.last_text.is_empty() {
+        return format!("({} empty lines captured)", cap.writer.lines());
+    }
+    cap.last_text.clone()
 }
 
 /// How the loop ended.

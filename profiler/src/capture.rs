@@ -10,7 +10,8 @@
 //! - a line ends at LF, CRLF, LFCR or a lone CR (CR runs collapse); the terminator is not
 //!   written, the file's lines end with `\n` (grabserial drops CRs instead of splitting on them);
 //! - valid UTF-8 is written as is;
-//! - every byte that is not part of valid UTF-8 is written as `\xNN` (two lowercase hex digits);
+//! - every byte that is not part of valid UTF-8 is written as `\xNN` (two lowercase hex digits),
+//!   and so is NUL (`\x00`: a NUL would make grep and editors treat the capture as binary);
 //! - a backslash that is followed by `x` in the input is written as `\x5c`, so that `\xNN` in
 //!   the file always means one escaped byte and the original bytes can be recovered with
 //!   [`unescape`].
@@ -71,7 +72,11 @@ fn push_text(out: &mut String, s: &str, next: &[u8]) {
     let b = s.as_bytes();
     let mut start = 0;
     for (i, &c) in b.iter().enumerate() {
-        if c == b'\\' {
+        if c == 0 {
+            out.push_str(&s[start..i]);
+            out.push_str("\\x00");
+            start = i + 1;
+        } else if c == b'\\' {
             let following = b.get(i + 1).or_else(|| next.first()).copied();
             if following == Some(b'x') {
                 out.push_str(&s[start..i]);
@@ -352,6 +357,7 @@ mod tests {
             b"\xc3",
             b"\\\xff",
             b"\\",
+            b"nul\0 \0\xff",
         ];
         for c in cases {
             let e = escape(c);

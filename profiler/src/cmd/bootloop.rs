@@ -1,12 +1,431 @@
-//! `perfguide bootloop` (placeholder until its module lands).
+//! `perfguide boot-loop`: power-cycle a board N times with host-timestamped console capture.
 
+use crate::bootloop::{format_stage_table, run_loop, LoopEnd, LoopOptions, Target};
+use crate::run::{
+    sha256_file, CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo,
+    RUN_SCHEMA,
+};
+use anyhow::{bail, Context};
+use bootlog_parser::BoardProfile;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
-/// Arguments of `perfguide bootloop`.
+const AFTER_HELP: &str = "\
+What one cycle does:
+  power off -> wait the profile's settle time -> open cycle-NNNN.log -> power on (t = 0)
+  -> read the console until the board's ready pattern (profile `ready`, a login prompt by
+  default) or --timeout -> parse the capture into stages -> append the cycle to boots.jsonl.
+  The console is opened once, before the first power-on, and stays open across cycles, so
+  the first bytes after power-on are never lost.
+
+What it writes in --out:
+  run.json          board, its profile, image file sha256s, host, tool version, start time,
+                    arguments (and every --resume)
+  cycle-NNNN.log    raw capture, `[<seconds since power-on> <delta>] <text>` (grabserial -t
+                    format, %.6f), each line stamped when its FIRST byte arrived, flushed per
+                    line; bytes that are not UTF-8 are kept as \\xNN
+  boots.jsonl       one perfguide/boot/v1 object per cycle: the parsed boot plus `cycle`,
+                    `status` (ok | failed), `failure` {reason, detail}, `host` timing
+
+A failed cycle is recorded with its partial log and the loop goes on. Reasons: timeout (no
+ready pattern in time), no-output (not one byte), kernel-panic, unexpected-reset (a first-stage
+banner again, or QEMU exiting by itself), power (a power command failed; 3 in a row stop the
+loop), console.
+
+Ctrl-C ends the current cycle's capture, powers the board off and stops; the cut cycle has no
+record. `--resume` continues: every cycle with a record in boots.jsonl is kept as it is, the
+log of the cut cycle is moved aside to cycle-NNNN.log.incomplete and that cycle is redone.
+
+Boards: `perfguide boards` lists the built-in profiles. A real board needs its power commands:
+copy a profile, fill in [power] (argv lists, no shell unless you write sh -c) and [console],
+and pass it with --board-file:
+  [power]   driver = \"command\", on = [\"usbrelay\", \"RELAY_1=1\"], off = [\"usbrelay\", \"RELAY_1=0\"], settle_s = 2.0
+  [console] kind = \"serial\", device = \"/dev/ttyUSB0\", baud = 115200
+            (or kind = \"tcp\", address = \"lab:3001\"; or kind = \"command\", argv = [...])
+
+Exit status: 0 every cycle ok, 1 some cycle failed, 130 stopped by Ctrl-C, 2 error.
+
+Examples:
+  perfguide image build --board qemu-arm64
+  perfguide boot-loop --board qemu-arm64 --cycles 5 --out runs/qemu
+  perfguide boot-loop --out runs/qemu --resume
+  perfguide boot-loop --board-file my-am62.toml --cycles 50 --timeout 60 --out runs/am62";
+
+/// Arguments of `perfguide boot-loop`.
 #[derive(clap::Args, Debug)]
-pub struct BootLoopArgs {}
+#[command(after_long_help = AFTER_HELP)]
+pub struct BootLoopArgs {
+    /// Built-in board profile (see `perfguide boards`). With --resume, defaults to the run's.
+    #[arg(long, short = 'b')]
+    pub board: Option<String>,
+    /// A board profile file (TOML, same keys as images/boards/*.toml); wins over --board.
+    #[arg(long, value_name = "PATH")]
+    pub board_file: Option<PathBuf>,
+    /// Power cycles to run (with --resume: the run's total, default the run's).
+    #[arg(long, short = 'n')]
+    pub cycles: Option<u32>,
+    /// Run directory (created). Default: runs/<board>-<date>-<time>.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue the run in --out: keep completed cycles, redo the one that was cut short.
+    #[arg(long)]
+    pub resume: bool,
+    /// Seconds from power-on to the ready pattern before a cycle counts as timed out.
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<f64>,
+    /// Image cache of `perfguide image build` (QEMU boards). Default: $PERFGUIDE_CACHE, else
+    /// $XDG_CACHE_HOME/perfguide, else ~/.cache/perfguide.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// An image file as ROLE=PATH: recorded with its sha256 in run.json; for QEMU boards it
+    /// also fills the `{ROLE}` placeholder of [qemu] args (e.g. u_boot=..., disk=...).
+    #[arg(long = "image", value_name = "ROLE=PATH")]
+    pub images: Vec<String>,
+    /// Print console lines on stderr as they arrive.
+    #[arg(long)]
+    pub show_console: bool,
+}
+
+const DEFAULT_CYCLES: u32 = 5;
+const DEFAULT_TIMEOUT_S: f64 = 120.0;
+
+fn cache_dir(a: &BootLoopArgs) -> PathBuf {
+    if let Some(c) = &a.cache {
+        return c.clone();
+    }
+    // Same rule as `perfguide image build`.
+    let non_empty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = non_empty("PERFGUIDE_CACHE") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = non_empty("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("perfguide");
+    }
+    let home = non_empty("HOME").unwrap_or_else(|| "/root".into());
+    PathBuf::from(home).join(".cache").join("perfguide")
+}
+
+/// Image files of a QEMU board: `--image` values over the built image in the cache
+/// (`<cache>/images/<board>/{u-boot.bin,disk.img,image.json}`).
+fn image_files(
+    board: &str,
+    a: &BootLoopArgs,
+    needs_built: bool,
+) -> anyhow::Result<BTreeMap<String, PathBuf>> {
+    let mut files = BTreeMap::new();
+    if needs_built {
+        let dir = cache_dir(a).join("images").join(board);
+        for (role, name) in [
+            ("u_boot", "u-boot.bin"),
+            ("disk", "disk.img"),
+            ("manifest", "image.json"),
+        ] {
+            files.insert(role.to_string(), dir.join(name));
+        }
+    }
+    for spec in &a.images {
+        let Some((role, path)) = spec.split_once('=') else {
+            bail!("--image {spec:?}: expected ROLE=PATH, e.g. disk=/srv/images/disk.img");
+        };
+        files.insert(role.to_string(), PathBuf::from(path));
+    }
+    for (role, p) in &files {
+        if !p.exists() {
+            if needs_built && a.images.iter().all(|s| !s.starts_with(&format!("{role}="))) {
+                bail!(
+                    "no built image for board {board}: {} is missing (run `perfguide image build \
+                     --board {board}` first, or pass --image {role}=PATH)",
+                    p.display()
+                );
+            }
+            bail!("--image {role}={}: no such file", p.display());
+        }
+    }
+    Ok(files)
+}
+
+fn hash_images(files: &BTreeMap<String, PathBuf>) -> anyhow::Result<Vec<ImageFile>> {
+    files
+        .iter()
+        .map(|(role, path)| {
+            let (sha256, bytes) = sha256_file(path)?;
+            Ok(ImageFile {
+                role: role.clone(),
+                path: std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()),
+                bytes,
+                sha256,
+            })
+        })
+        .collect()
+}
+
+fn load_profile(
+    a: &BootLoopArgs,
+    run_manifest: Option<&RunManifest>,
+) -> anyhow::Result<(BoardProfile, String, String)> {
+    if let Some(p) = &a.board_file {
+        let text = std::fs::read_to_string(p)
+            .with_context(|| format!("cannot read board file {}", p.display()))?;
+        let prof = BoardProfile::from_toml_str(&p.display().to_string(), &text)?;
+        return Ok((prof, p.display().to_string(), text));
+    }
+    if let Some(m) = run_manifest {
+        if a.board.as_deref().is_none_or(|b| b == m.board) && !m.board_profile.is_empty() {
+            let prof =
+                BoardProfile::from_toml_str(&format!("{} (run.json)", m.board), &m.board_profile)?;
+            return Ok((prof, m.board_source.clone(), m.board_profile.clone()));
+        }
+    }
+    let name = a
+        .board
+        .clone()
+        .or_else(|| run_manifest.map(|m| m.board.clone()))
+        .unwrap_or_else(|| "qemu-arm64".to_string());
+    let text = bootlog_parser::board::BUILTIN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| t.to_string());
+    let prof = BoardProfile::builtin(&name)?;
+    Ok((prof, "builtin".into(), text.unwrap_or_default()))
+}
+
+fn now_rfc3339() -> String {
+    chrono::Local::now()
+        .format("%Y-%m-%dT%H:%M:%S%.6f%:z")
+        .to_string()
+}
 
 /// Runs the subcommand.
-pub fn run(_a: BootLoopArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(t) = a.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            bail!("--timeout must be a positive number of seconds, not {t}");
+        }
+    }
+    if a.cycles == Some(0) {
+        bail!("--cycles must be at least 1");
+    }
+
+    // The run directory first: on --resume it names the board and the profile.
+    let existing: Option<RunManifest> = if a.resume {
+        let out = a
+            .out
+            .as_ref()
+            .context("--resume needs --out DIR (the run to continue)")?;
+        let p = out.join("run.json");
+        let text = std::fs::read_to_string(&p)
+            .with_context(|| format!("{} holds no run to resume", out.display()))?;
+        Some(
+            serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a perfguide run.json", p.display()))?,
+        )
+    } else {
+        None
+    };
+    let (profile, board_source, profile_text) = load_profile(&a, existing.as_ref())?;
+    let power_is_qemu = matches!(
+        profile
+            .power
+            .as_ref()
+            .and_then(|p| p.get("driver"))
+            .and_then(|d| d.as_str()),
+        Some("qemu")
+    );
+    let files = image_files(&profile.name, &a, power_is_qemu)?;
+    let cycles = a
+        .cycles
+        .or(existing.as_ref().map(|m| m.cycles))
+        .unwrap_or(DEFAULT_CYCLES);
+    let timeout_s = a
+        .timeout
+        .or(existing.as_ref().map(|m| m.timeout_s))
+        .unwrap_or(DEFAULT_TIMEOUT_S);
+    let mut opts = LoopOptions::for_profile(&profile, Duration::from_secs_f64(timeout_s))?;
+    opts.echo = a.show_console;
+
+    let mut target = Target::from_profile(&profile, &files)?;
+    let images = hash_images(&files)?;
+
+    let mut run = if a.resume {
+        let out = a.out.clone().unwrap_or_default();
+        let mut r = RunDir::resume(
+            &out,
+            &profile.name,
+            Resume {
+                at: now_rfc3339(),
+                args: args.clone(),
+                from_cycle: 0,
+            },
+        )?;
+        let next = r.next_cycle();
+        let m = r.manifest_mut();
+        if let Some(last) = m.resumes.last_mut() {
+            last.from_cycle = next;
+        }
+        if m.images != images {
+            eprintln!("perfguide: warning: the image files differ from the run's first part (both are in run.json)");
+            m.images.extend(images.iter().cloned().map(|mut i| {
+                i.role = format!("{} (resume {})", i.role, m.resumes.len());
+                i
+            }));
+        }
+        m.cycles = cycles;
+        m.timeout_s = timeout_s;
+        r.write_manifest()?;
+        for p in &r.moved_aside {
+            eprintln!("perfguide: cut-short capture kept as {}", p.display());
+        }
+        r
+    } else {
+        let out = a.out.clone().unwrap_or_else(|| {
+            PathBuf::from("runs").join(format!(
+                "{}-{}",
+                profile.name,
+                chrono::Local::now().format("%Y%m%d-%H%M%S")
+            ))
+        });
+        RunDir::create(
+            &out,
+            RunManifest {
+                schema: RUN_SCHEMA.into(),
+                board: profile.name.clone(),
+                board_source,
+                board_profile: profile_text,
+                images,
+                host: HostInfo::current(),
+                tool: ToolInfo::default(),
+                started: now_rfc3339(),
+                args: args.clone(),
+                cycles,
+                timeout_s,
+                power: target.power.describe(),
+                console: target.console.describe(),
+                resumes: vec![],
+            },
+        )?
+    };
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // A second Ctrl-C exits at once.
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                eprintln!("\nperfguide: stopped hard (the board may still be powered)");
+                std::process::exit(130);
+            }
+        });
+    }
+
+    let done_before = run.records().len() as u64;
+    let tty = std::io::stderr().is_terminal();
+    let pb = ProgressBar::with_draw_target(Some(u64::from(cycles)), ProgressDrawTarget::stderr());
+    if tty {
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{bar:28.cyan/blue}] {pos}/{len} cycles  elapsed {elapsed}  ETA {eta}  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+    } else {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_prefix(profile.name.clone());
+    pb.set_position(done_before.min(u64::from(cycles)));
+    pb.reset_eta();
+    eprintln!(
+        "perfguide: boot loop of {} in {}: cycles {}..={}, timeout {} s; power: {}; console: {}",
+        profile.name,
+        run.path().display(),
+        run.next_cycle(),
+        cycles,
+        timeout_s,
+        target.power.describe(),
+        target.console.describe()
+    );
+
+    let mut boot_times: Vec<f64> = run
+        .records()
+        .iter()
+        .filter(|r| r.failure.is_none())
+        .filter_map(|r| r.host.ready_s)
+        .collect();
+    let mut failed = run.records().iter().filter(|r| r.failure.is_some()).count();
+    let mut on_cycle = |r: &CycleRecord| {
+        if let Some(t) = r.host.ready_s.filter(|_| r.failure.is_none()) {
+            boot_times.push(t);
+        }
+        if r.failure.is_some() {
+            failed += 1;
+        }
+        let mean = if boot_times.is_empty() {
+            "-".to_string()
+        } else {
+            format!(
+                "{:.3} s",
+                boot_times.iter().sum::<f64>() / boot_times.len() as f64
+            )
+        };
+        pb.set_message(format!("mean boot {mean}, failed {failed}"));
+        pb.inc(1);
+        let line = match &r.failure {
+            None => format!(
+                "cycle {}/{}: ok, ready at {:.3} s ({} lines)",
+                r.cycle,
+                cycles,
+                r.host.ready_s.unwrap_or(f64::NAN),
+                r.host.lines
+            ),
+            Some(f) => format!(
+                "cycle {}/{}: FAILED ({}): {}",
+                r.cycle,
+                cycles,
+                f.reason.as_str(),
+                f.detail
+            ),
+        };
+        if tty {
+            pb.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let end = run_loop(
+        &mut target,
+        &mut run,
+        &profile,
+        cycles,
+        &opts,
+        stop.clone(),
+        &mut on_cycle,
+    );
+    pb.finish_and_clear();
+    let end = end?;
+
+    print!("{}", format_stage_table(run.records()));
+    println!("run: {}", run.path().display());
+    drop(target);
+    match end {
+        LoopEnd::Interrupted(c) => {
+            eprintln!(
+                "perfguide: stopped during cycle {c}; continue with: perfguide boot-loop --out {} --resume",
+                shell_path(run.path())
+            );
+            Ok(ExitCode::from(130))
+        }
+        LoopEnd::Done if run.records().iter().any(|r| r.failure.is_some()) => Ok(ExitCode::from(1)),
+        LoopEnd::Done => Ok(ExitCode::SUCCESS),
+    }
+}
+
+fn shell_path(p: &Path) -> String {
+    crate::console::quote_argv(&[p.display().to_string()])
 }

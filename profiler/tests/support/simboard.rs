@@ -1,1 +1,333 @@
-fn main() {}
+//! `perfguide-simboard`: a simulated board for the boot-loop tests.
+//!
+//! A board that is always there, with a serial console and a relay: `serve` opens a pty pair,
+//! links the slave as `DIR/tty` (the "serial device") and listens on `DIR/ctl` for power
+//! commands. `power on DIR` makes it replay a real grabserial `-t` capture into the console with
+//! the recorded delays (optionally scaled); `power off DIR` stops it. Faults for the failure
+//! tests: `--silent` (prints nothing), `--to-line` (hangs before the login prompt),
+//! `--garbage` (power-up noise bytes that are not UTF-8), `--panic-after-line`,
+//! `--reset-after-line` (the board resets and boots again).
+//!
+//! ```text
+//! perfguide-simboard serve --dir D --log capture.log [--from-line A] [--to-line B]
+//!     [--scale F] [--silent] [--garbage] [--panic-after-line N] [--reset-after-line N]
+//!     [--lifetime S]
+//! perfguide-simboard power on|off D
+//! ```
+//! Every power command is appended to `D/power.log` (`on` / `off`).
+
+use serialport::{SerialPort, TTYPort};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug, Default)]
+struct Opts {
+    dir: PathBuf,
+    log: PathBuf,
+    from_line: usize,
+    to_line: usize,
+    scale: f64,
+    silent: bool,
+    garbage: bool,
+    panic_after: Option<usize>,
+    reset_after: Option<usize>,
+    lifetime: f64,
+}
+
+/// One timed write: wait `delay`, write `bytes`.
+struct Step {
+    delay: Duration,
+    bytes: Vec<u8>,
+}
+
+fn parse_stamp(s: &str) -> Option<(usize, usize, f64)> {
+    // Finds `[abs delta]` starting at the first `[` of `s`; returns (start, end, delta).
+    let start = s.find('[')?;
+    let close = start + s[start..].find(']')?;
+    let inner = &s[start + 1..close];
+    let mut it = inner.split(' ').filter(|x| !x.is_empty());
+    let abs = it.next()?;
+    let delta = it.next()?;
+    if it.next().is_some() || !abs.contains('.') || !delta.contains('.') {
+        return None;
+    }
+    abs.parse::<f64>().ok()?;
+    Some((start, close + 1, delta.parse().ok()?))
+}
+
+/// The capture as timed writes. Lines without a grabserial stamp (prose around the capture)
+/// are skipped; two records glued on one line are replayed as two writes.
+fn steps(o: &Opts) -> Result<Vec<Step>, String> {
+    let text = std::fs::read_to_string(&o.log).map_err(|e| format!("{}: {e}", o.log.display()))?;
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let last = if o.to_line == 0 {
+        lines.len()
+    } else {
+        o.to_line.min(lines.len())
+    };
+    for (i, line) in lines
+        .iter()
+        .enumerate()
+        .take(last)
+        .skip(o.from_line.max(1) - 1)
+    {
+        let n = i + 1;
+        let mut rest = line.trim_start();
+        let mut recs: Vec<(f64, String)> = Vec::new();
+        while let Some((0, e, delta)) = parse_stamp(rest) {
+            let after = &rest[e..];
+            let after = after.strip_prefix(' ').unwrap_or(after);
+            let next = after
+                .match_indices('[')
+                .map(|(k, _)| k)
+                .find(|&k| matches!(parse_stamp(&after[k..]), Some((0, _, _))));
+            let take = next.unwrap_or(after.len());
+            recs.push((delta, after[..take].to_string()));
+            rest = &after[take..];
+            if next.is_none() {
+                break;
+            }
+        }
+        let count = recs.len();
+        for (k, (delta, t)) in recs.into_iter().enumerate() {
+            let mut bytes = t.into_bytes();
+            if k + 1 == count {
+                bytes.extend_from_slice(b"\r\n");
+            }
+            out.push(Step {
+                delay: Duration::from_secs_f64((delta * o.scale).max(0.0)),
+                bytes,
+            });
+        }
+        if Some(n) == o.panic_after {
+            out.push(Step {
+                delay: Duration::from_millis(5),
+                bytes: b"[    1.280112] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(179,1)\r\n[    1.280650] CPU: 0 PID: 1 Comm: swapper/0 Not tainted 4.13.0-rc4\r\n".to_vec(),
+            });
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn sleep_until(end: Instant, stop: &AtomicBool) -> bool {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return true;
+        }
+        std::thread::sleep((end - now).min(Duration::from_millis(2)));
+    }
+}
+
+struct Board {
+    master: TTYPort,
+    opts: Opts,
+    replay: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+impl Board {
+    fn off(&mut self) {
+        if let Some((stop, h)) = self.replay.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = h.join();
+        }
+    }
+
+    fn on(&mut self) -> Result<(), String> {
+        self.off();
+        if self.opts.silent {
+            return Ok(());
+        }
+        let steps = steps(&self.opts)?;
+        let mut w = self.master.try_clone_native().map_err(|e| e.to_string())?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let st = stop.clone();
+        let (garbage, reset_after) = (self.opts.garbage, self.opts.reset_after);
+        let h = std::thread::spawn(move || {
+            if garbage {
+                let _ = w.write_all(b"\x00\xff\xfe\x80");
+            }
+            // Absolute deadlines (no drift): each write is due at the sum of the delays so far.
+            let mut resets = 0;
+            let mut i = 0;
+            let mut due = Instant::now();
+            while i < steps.len() {
+                let s = &steps[i];
+                due += s.delay;
+                if !sleep_until(due, &st) {
+                    return;
+                }
+                if w.write_all(&s.bytes).is_err() {
+                    return;
+                }
+                i += 1;
+                // `--reset-after-line` counts replayed lines (CRLF-terminated writes).
+                if let Some(n) = reset_after {
+                    let lines = steps[..i]
+                        .iter()
+                        .filter(|s| s.bytes.ends_with(b"\r\n"))
+                        .count();
+                    if resets == 0 && lines == n {
+                        resets += 1;
+                        i = 0;
+                    }
+                }
+            }
+        });
+        self.replay = Some((stop, h));
+        Ok(())
+    }
+}
+
+fn serve(o: Opts) -> Result<(), String> {
+    std::fs::create_dir_all(&o.dir).map_err(|e| e.to_string())?;
+    steps(&o)?; // validate the log early
+    let (master, slave) = TTYPort::pair().map_err(|e| format!("pty: {e}"))?;
+    let slave_name = slave.name().ok_or("pty has no name")?;
+    let link = o.dir.join("tty");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&slave_name, &link).map_err(|e| e.to_string())?;
+    let ctl = o.dir.join("ctl");
+    let _ = std::fs::remove_file(&ctl);
+    let listener = UnixListener::bind(&ctl).map_err(|e| format!("{}: {e}", ctl.display()))?;
+    let lifetime = Duration::from_secs_f64(o.lifetime);
+    let started = Instant::now();
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let mut board = Board {
+        master,
+        opts: o.clone(),
+        replay: None,
+    };
+    std::fs::write(o.dir.join("ready"), slave_name.as_bytes()).map_err(|e| e.to_string())?;
+    // Keep the slave open so that the master never sees a hang-up between consoles.
+    let _slave = slave;
+    while started.elapsed() < lifetime {
+        match listener.accept() {
+            Ok((s, _)) => {
+                let _ = s.set_nonblocking(false);
+                let _ = handle(&mut board, s, &o.dir);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    board.off();
+    Ok(())
+}
+
+fn handle(board: &mut Board, s: UnixStream, dir: &Path) -> std::io::Result<()> {
+    let mut r = BufReader::new(s.try_clone()?);
+    let mut line = String::new();
+    r.read_line(&mut line)?;
+    let cmd = line.trim();
+    let mut w = s;
+    let res = match cmd {
+        "on" => board.on(),
+        "off" => {
+            board.off();
+            Ok(())
+        }
+        other => Err(format!("unknown command {other:?}")),
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("power.log"))?;
+    writeln!(f, "{cmd}")?;
+    match res {
+        Ok(()) => w.write_all(b"ok\n"),
+        Err(e) => w.write_all(format!("error {e}\n").as_bytes()),
+    }
+}
+
+fn power(what: &str, dir: &Path) -> Result<(), String> {
+    let ctl = dir.join("ctl");
+    let mut s =
+        UnixStream::connect(&ctl).map_err(|e| format!("no board at {}: {e}", ctl.display()))?;
+    s.write_all(format!("{what}\n").as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    BufReader::new(s)
+        .read_line(&mut answer)
+        .map_err(|e| e.to_string())?;
+    if answer.trim() == "ok" {
+        Ok(())
+    } else {
+        Err(answer.trim().to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let res = match args.first().map(String::as_str) {
+        Some("power") if args.len() == 3 => power(&args[1], Path::new(&args[2])),
+        Some("serve") => parse_serve(&args[1..]).and_then(serve),
+        _ => {
+            Err("usage: perfguide-simboard serve --dir D --log FILE [...] | power on|off D".into())
+        }
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("perfguide-simboard: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse_serve(a: &[String]) -> Result<Opts, String> {
+    let mut o = Opts {
+        scale: 1.0,
+        lifetime: 300.0,
+        from_line: 1,
+        ..Opts::default()
+    };
+    let mut i = 0;
+    let val = |i: usize| {
+        a.get(i + 1)
+            .cloned()
+            .ok_or(format!("{} needs a value", a[i]))
+    };
+    let num = |s: String| s.parse::<f64>().map_err(|e| format!("{s}: {e}"));
+    while i < a.len() {
+        match a[i].as_str() {
+            "--dir" => o.dir = PathBuf::from(val(i)?),
+            "--log" => o.log = PathBuf::from(val(i)?),
+            "--from-line" => o.from_line = num(val(i)?)? as usize,
+            "--to-line" => o.to_line = num(val(i)?)? as usize,
+            "--scale" => o.scale = num(val(i)?)?,
+            "--lifetime" => o.lifetime = num(val(i)?)?,
+            "--panic-after-line" => o.panic_after = Some(num(val(i)?)? as usize),
+            "--reset-after-line" => o.reset_after = Some(num(val(i)?)? as usize),
+            "--silent" => {
+                o.silent = true;
+                i += 1;
+                continue;
+            }
+            "--garbage" => {
+                o.garbage = true;
+                i += 1;
+                continue;
+            }
+            other => return Err(format!("unknown option {other}")),
+        }
+        i += 2;
+    }
+    if o.dir.as_os_str().is_empty() || o.log.as_os_str().is_empty() {
+        return Err("serve needs --dir and --log".into());
+    }
+    Ok(o)
+}

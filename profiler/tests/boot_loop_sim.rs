@@ -1,0 +1,527 @@
+//! `perfguide boot-loop` against a simulated board: `perfguide-simboard` replays a real
+//! grabserial capture (Amarula Vyasa RK3288, tests/corpus/H_grabserial_lava) into a pty with
+//! its recorded timing, powered through the `command` driver. The loop runs as the real CLI.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const SIM: &str = env!("CARGO_BIN_EXE_perfguide-simboard");
+const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
+/// Normal boot of the capture: lines 7 (`[0.000002 0.000002]`) to 63 (`vyasa-rk3288 login:`).
+const FIRST: &str = "7";
+const LAST: &str = "63";
+/// The capture's own timing: `Starting kernel ...` at 1.974911 s; the base time is reset there
+/// (grabserial -m) and the login prompt comes 4.750725 s later.
+const STARTING_KERNEL_S: f64 = 1.974911;
+const LOGIN_S: f64 = 1.974911 + 4.750725;
+
+fn corpus_log() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/corpus/H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log")
+}
+
+struct SimBoard {
+    dir: PathBuf,
+    child: Child,
+}
+
+impl SimBoard {
+    fn start(dir: &Path, extra: &[&str]) -> SimBoard {
+        let board = dir.join("board");
+        let mut args: Vec<String> = vec![
+            "serve".into(),
+            "--dir".into(),
+            board.display().to_string(),
+            "--log".into(),
+            corpus_log().display().to_string(),
+            "--from-line".into(),
+            FIRST.into(),
+            "--lifetime".into(),
+            "240".into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let child = Command::new(SIM)
+            .args(&args)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("simboard starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !board.join("ready").exists() {
+            assert!(Instant::now() < deadline, "simboard did not come up");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        SimBoard { dir: board, child }
+    }
+
+    fn power_log(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("power.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// A board profile for this board: `console` is the TOML of the [console] table.
+    fn board_file(&self, console: &str, power_on: Option<&str>) -> PathBuf {
+        let on = power_on.map(str::to_string).unwrap_or_else(|| {
+            format!(
+                "[{:?}, \"power\", \"on\", {:?}]",
+                SIM,
+                self.dir.display().to_string()
+            )
+        });
+        let text = format!(
+            r#"name = "vyasa-rk3288-sim"
+description = "Amarula Vyasa RK3288 capture replayed by perfguide-simboard"
+stages = ["a-spl", "uboot", "kernel", "userspace"]
+ready = '(?i)\blogin:\s*$'
+
+[console]
+{console}
+
+[power]
+driver = "command"
+on = {on}
+off = [{sim:?}, "power", "off", {dir:?}]
+settle_s = 0.05
+"#,
+            sim = SIM,
+            dir = self.dir.display().to_string(),
+        );
+        let p = self.dir.parent().unwrap().join("board.toml");
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn serial_console(&self) -> String {
+        format!(
+            "kind = \"serial\"\ndevice = {:?}\nbaud = 115200",
+            self.dir.join("tty").display().to_string()
+        )
+    }
+}
+
+impl Drop for SimBoard {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn boot_loop(board_file: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(PERFGUIDE);
+    c.arg("boot-loop")
+        .arg("--board-file")
+        .arg(board_file)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .stdin(Stdio::null());
+    c
+}
+
+fn run(mut cmd: Command) -> Output {
+    let out = cmd.output().expect("perfguide runs");
+    eprintln!(
+        "--- stdout\n{}--- stderr\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn records(out: &Path) -> Vec<Value> {
+    std::fs::read_to_string(out.join("boots.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("boots.jsonl line is JSON"))
+        .collect()
+}
+
+/// `(abs_s, text)` of every line of a raw capture.
+fn capture_lines(p: &Path) -> Vec<(f64, String)> {
+    let text = std::fs::read_to_string(p).unwrap();
+    text.lines()
+        .map(|l| {
+            let close = l.find(']').expect("stamped line");
+            let nums = &l[1..close];
+            let abs: f64 = nums.split(' ').next().unwrap().parse().unwrap();
+            let mut parts = nums.split(' ');
+            let (a, d) = (parts.next().unwrap(), parts.next().unwrap());
+            // %.6f on both numbers.
+            assert_eq!(a.split('.').nth(1).unwrap().len(), 6, "{l}");
+            assert_eq!(d.split('.').nth(1).unwrap().len(), 6, "{l}");
+            let t = l[close + 1..].strip_prefix(' ').unwrap_or("");
+            (abs, t.to_string())
+        })
+        .collect()
+}
+
+fn find_line<'a>(lines: &'a [(f64, String)], needle: &str) -> &'a (f64, String) {
+    lines
+        .iter()
+        .find(|(_, t)| t.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in {lines:#?}"))
+}
+
+#[test]
+fn command_power_and_serial_pty_replay_real_timing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scale = 0.25;
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.25"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "3", "--timeout", "20"]));
+    assert_eq!(o.status.code(), Some(0), "every cycle ok");
+    let recs = records(&out);
+    assert_eq!(recs.len(), 3);
+    for (i, r) in recs.iter().enumerate() {
+        assert_eq!(r["schema"], "perfguide/boot/v1");
+        assert_eq!(r["cycle"], i as u64 + 1);
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["complete"], true, "{r}");
+        let ready = r["host"]["ready_s"].as_f64().unwrap();
+        assert!(
+            (ready - LOGIN_S * scale).abs() < 0.05 + 0.03 * LOGIN_S * scale,
+            "ready at {ready}, capture says {}",
+            LOGIN_S * scale
+        );
+        let lines = capture_lines(&out.join(format!("cycle-{:04}.log", i + 1)));
+        // Every console line of the replayed capture is there, in order, stamped at its first
+        // byte with the recorded timing.
+        let (t_sk, _) = find_line(&lines, "Starting kernel ...");
+        assert!(
+            (t_sk - STARTING_KERNEL_S * scale).abs() < 0.03,
+            "Starting kernel at {t_sk}, capture says {}",
+            STARTING_KERNEL_S * scale
+        );
+        let (t_spl, _) = find_line(&lines, "U-Boot SPL 2017.09-rc2");
+        assert!((t_spl - 0.217195 * scale).abs() < 0.03, "{t_spl}");
+        // Two records glued on one line in the capture stay one console line here.
+        find_line(
+            &lines,
+            "Trying to boot from MMC1Expected Linux image is not found.",
+        );
+        let (t_login, login) = lines.last().unwrap();
+        assert_eq!(login, "vyasa-rk3288 login:");
+        assert!((t_login - ready).abs() < 1e-6);
+        // abs is monotonic and the deltas add up.
+        let text = std::fs::read_to_string(out.join(format!("cycle-{:04}.log", i + 1))).unwrap();
+        let mut prev = 0.0;
+        for l in text.lines() {
+            let inner = &l[1..l.find(']').unwrap()];
+            let mut it = inner.split(' ');
+            let a: f64 = it.next().unwrap().parse().unwrap();
+            let d: f64 = it.next().unwrap().parse().unwrap();
+            assert!(a >= prev, "{l}");
+            assert!((a - prev - d).abs() < 2e-6, "delta of {l}");
+            prev = a;
+        }
+        assert_eq!(
+            lines.len(),
+            57,
+            "one line per capture line (glued records included)"
+        );
+    }
+    let run_json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run_json["schema"], "perfguide/run/v1");
+    assert_eq!(run_json["board"], "vyasa-rk3288-sim");
+    assert!(run_json["started"].as_str().unwrap().contains('T'));
+    assert!(run_json["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "--cycles"));
+    assert!(!run_json["host"]["kernel"].as_str().unwrap().is_empty());
+    // One off and one on per cycle, and the final off.
+    assert_eq!(
+        sim.power_log(),
+        vec!["off", "on", "off", "on", "off", "on", "off"]
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("total (power-on to ready)") && stdout.contains("(min "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("3 ok, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn command_console_reads_the_pty_through_cat() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.1"]);
+    let console = format!(
+        "kind = \"command\"\nargv = [\"cat\", {:?}]",
+        sim.dir.join("tty").display().to_string()
+    );
+    let bf = sim.board_file(&console, None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "2", "--timeout", "20"]));
+    assert_eq!(o.status.code(), Some(0));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["login_prompt"], "vyasa-rk3288 login:", "{r}");
+    }
+}
+
+#[test]
+fn hanging_board_times_out_and_the_loop_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Stops after `Starting kernel ...` (capture line 53) and never prints a login prompt.
+    let sim = SimBoard::start(tmp.path(), &["--to-line", "53", "--scale", "0.1"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let t = Instant::now();
+    let o = run(boot_loop(&bf, &out, &["--cycles", "2", "--timeout", "1.5"]));
+    assert_eq!(o.status.code(), Some(1), "some cycle failed");
+    assert!(t.elapsed() < Duration::from_secs(20));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2, "the loop went on after the first timeout");
+    for r in &recs {
+        assert_eq!(r["status"], "failed");
+        assert_eq!(r["failure"]["reason"], "timeout", "{r}");
+        assert!(r["failure"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Starting kernel"));
+        assert_eq!(r["complete"], false);
+        let end = r["host"]["end_s"].as_f64().unwrap();
+        assert!((1.5..2.5).contains(&end), "{end}");
+        // The partial log is kept.
+        let lines = capture_lines(&out.join(r["log"].as_str().unwrap()));
+        assert_eq!(lines.last().unwrap().1, "Starting kernel ...");
+    }
+    assert!(String::from_utf8_lossy(&o.stdout).contains("timeout: 2"));
+}
+
+#[test]
+fn silent_board_is_no_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--silent"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "2", "--timeout", "0.8"]));
+    assert_eq!(o.status.code(), Some(1));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["failure"]["reason"], "no-output", "{r}");
+        assert!(r["host"].get("first_byte_s").is_none());
+        assert_eq!(r["host"]["lines"], 0);
+        let log = out.join(r["log"].as_str().unwrap());
+        assert_eq!(std::fs::metadata(log).unwrap().len(), 0);
+    }
+}
+
+#[test]
+fn failing_power_command_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &[]);
+    let bf = sim.board_file(
+        &sim.serial_console(),
+        Some(r#"["sh", "-c", "echo switching; echo 'relay 3: no answer from PDU' >&2; exit 3"]"#),
+    );
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "5", "--timeout", "1"]));
+    // Three power failures in a row stop the loop with an error.
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("power failed in 3 cycles in a row"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("sh -c 'echo switching;"), "{stderr}");
+    assert!(stderr.contains("exit status: 3"), "{stderr}");
+    assert!(stderr.contains("relay 3: no answer from PDU"), "{stderr}");
+    let recs = records(&out);
+    assert_eq!(recs.len(), 3, "each failed cycle is recorded");
+    for r in &recs {
+        assert_eq!(r["failure"]["reason"], "power");
+        let d = r["failure"]["detail"].as_str().unwrap();
+        assert!(d.contains("exit status: 3") && d.contains("relay 3"), "{d}");
+    }
+}
+
+#[test]
+fn garbage_bytes_are_kept_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(
+        tmp.path(),
+        &["--to-line", LAST, "--scale", "0.1", "--garbage"],
+    );
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "1", "--timeout", "20"]));
+    assert_eq!(o.status.code(), Some(0), "noise does not spoil the boot");
+    let raw = std::fs::read(out.join("cycle-0001.log")).unwrap();
+    let text = String::from_utf8(raw).expect("the capture file is UTF-8");
+    // Power-up noise 00 ff fe 80 before the first (empty) console line: kept, escaped.
+    let first = text.lines().next().unwrap();
+    assert!(first.ends_with("] \\x00\\xff\\xfe\\x80"), "{first}");
+    assert!(!text.contains('\0'));
+    assert_eq!(records(&out)[0]["status"], "ok");
+}
+
+#[test]
+fn kernel_panic_is_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--scale", "0.1", "--panic-after-line", "57"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let t = Instant::now();
+    let o = run(boot_loop(&bf, &out, &["--cycles", "1", "--timeout", "30"]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        t.elapsed() < Duration::from_secs(15),
+        "a panic ends the cycle without waiting for the timeout"
+    );
+    let r = &records(&out)[0];
+    assert_eq!(r["failure"]["reason"], "kernel-panic", "{r}");
+    assert!(r["failure"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("VFS: Unable to mount root fs"));
+    // The trace after the panic line was captured during the grace period.
+    let text = std::fs::read_to_string(out.join("cycle-0001.log")).unwrap();
+    assert!(text.contains("Comm: swapper/0"), "{text}");
+}
+
+#[test]
+fn unexpected_reset_is_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    // After 30 console lines (in U-Boot) the board resets and starts again from TPL.
+    let sim = SimBoard::start(
+        tmp.path(),
+        &[
+            "--to-line",
+            LAST,
+            "--scale",
+            "0.1",
+            "--reset-after-line",
+            "30",
+        ],
+    );
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "2", "--timeout", "20"]));
+    assert_eq!(o.status.code(), Some(1));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["failure"]["reason"], "unexpected-reset", "{r}");
+        assert!(r["failure"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("U-Boot SPL"));
+        let lines = capture_lines(&out.join(r["log"].as_str().unwrap()));
+        let spl = lines
+            .iter()
+            .filter(|(_, t)| t.starts_with("U-Boot SPL"))
+            .count();
+        assert_eq!(spl, 2, "the partial log ends at the second banner");
+    }
+}
+
+fn wait_for(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn line_count(p: &Path) -> usize {
+    std::fs::read_to_string(p)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn resume_after_kill_redoes_only_the_cut_cycle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.2"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let mut child = boot_loop(&bf, &out, &["--cycles", "4", "--timeout", "20"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL: no chance to clean up) in the middle of cycle 3.
+    wait_for("cycle 3 under way", Duration::from_secs(60), || {
+        line_count(&out.join("boots.jsonl")) == 2 && line_count(&out.join("cycle-0003.log")) >= 10
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read(out.join("boots.jsonl")).unwrap();
+    let log1 = std::fs::read(out.join("cycle-0001.log")).unwrap();
+    let cut = std::fs::read(out.join("cycle-0003.log")).unwrap();
+    assert_eq!(line_count(&out.join("boots.jsonl")), 2);
+
+    let o = run(boot_loop(&bf, &out, &["--resume"]));
+    assert_eq!(o.status.code(), Some(0));
+    let after = std::fs::read(out.join("boots.jsonl")).unwrap();
+    assert!(
+        after.starts_with(&before),
+        "completed cycles are kept byte for byte"
+    );
+    let recs = records(&out);
+    let cycles: Vec<u64> = recs.iter().map(|r| r["cycle"].as_u64().unwrap()).collect();
+    assert_eq!(cycles, vec![1, 2, 3, 4], "no cycle lost, none done twice");
+    assert!(recs.iter().all(|r| r["status"] == "ok"));
+    assert_eq!(std::fs::read(out.join("cycle-0001.log")).unwrap(), log1);
+    // The cut capture is kept aside; cycle 3 was captured again in full.
+    assert_eq!(
+        std::fs::read(out.join("cycle-0003.log.incomplete")).unwrap(),
+        cut
+    );
+    assert_eq!(line_count(&out.join("cycle-0003.log")), 57);
+    let run_json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run_json["cycles"], 4, "the run's cycle count is kept");
+    assert_eq!(run_json["resumes"][0]["from_cycle"], 3);
+    // Five power-ons: cycles 1, 2, the cut 3, then 3 and 4.
+    let ons = sim.power_log().iter().filter(|l| *l == "on").count();
+    assert_eq!(ons, 5);
+    // A run directory is not started twice.
+    let o = run(boot_loop(&bf, &out, &["--cycles", "1"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+}
+
+#[test]
+fn ctrl_c_stops_after_saving() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.2"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let child = boot_loop(&bf, &out, &["--cycles", "3", "--timeout", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("cycle 2 under way", Duration::from_secs(60), || {
+        line_count(&out.join("boots.jsonl")) == 1 && line_count(&out.join("cycle-0002.log")) >= 5
+    });
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("--resume"), "{stderr}");
+    assert_eq!(records(&out).len(), 1, "the cut cycle has no record");
+    assert!(
+        line_count(&out.join("cycle-0002.log")) >= 5,
+        "its capture is saved"
+    );
+    // The board was powered off on the way out.
+    assert_eq!(sim.power_log().last().map(String::as_str), Some("off"));
+}
