@@ -112,15 +112,16 @@ fn cache_dir(a: &BootLoopArgs) -> PathBuf {
 }
 
 /// Image files of a QEMU board: `--image` values over the built image in the cache
-/// (`<cache>/images/<board>/{u-boot.bin,disk.img,image.json}`).
+/// (`<cache>/images/<board>/{u-boot.bin,disk.img,image.json}`, used when its `image.json`
+/// exists).
 fn image_files(
     board: &str,
     a: &BootLoopArgs,
-    needs_built: bool,
+    qemu: bool,
 ) -> anyhow::Result<BTreeMap<String, PathBuf>> {
     let mut files = BTreeMap::new();
-    if needs_built {
-        let dir = cache_dir(a).join("images").join(board);
+    let dir = cache_dir(a).join("images").join(board);
+    if qemu && dir.join("image.json").exists() {
         for (role, name) in [
             ("u_boot", "u-boot.bin"),
             ("disk", "disk.img"),
@@ -137,14 +138,11 @@ fn image_files(
     }
     for (role, p) in &files {
         if !p.exists() {
-            if needs_built && a.images.iter().all(|s| !s.starts_with(&format!("{role}="))) {
-                bail!(
-                    "no built image for board {board}: {} is missing (run `perfguide image build \
-                     --board {board}` first, or pass --image {role}=PATH)",
-                    p.display()
-                );
-            }
-            bail!("--image {role}={}: no such file", p.display());
+            bail!(
+                "image file {role} = {} is missing (rebuild with `perfguide image build --board \
+                 {board}`, or pass --image {role}=PATH)",
+                p.display()
+            );
         }
     }
     Ok(files)
@@ -250,7 +248,18 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     let mut opts = LoopOptions::for_profile(&profile, Duration::from_secs_f64(timeout_s))?;
     opts.echo = a.show_console;
 
-    let mut target = Target::from_profile(&profile, &files)?;
+    let mut target = Target::from_profile(&profile, &files).map_err(|e| {
+        let mut e = anyhow::Error::new(e);
+        if power_is_qemu && !files.contains_key("u_boot") {
+            e = e.context(format!(
+                "no built image for board {b} in {dir} (run `perfguide image build --board {b}` \
+                 first, or pass --image u_boot=PATH --image disk=PATH)",
+                b = profile.name,
+                dir = cache_dir(&a).join("images").join(&profile.name).display()
+            ));
+        }
+        e
+    })?;
     let images = hash_images(&files)?;
 
     let mut run = if a.resume {
