@@ -560,6 +560,51 @@ mod tests {
     }
 
     #[test]
+    fn tcp_console_stays_open_and_reconnects() {
+        use std::net::TcpListener;
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap().to_string();
+        let server = std::thread::spawn(move || {
+            // First connection: a line, then the peer (ser2net) drops it.
+            let (mut s, _) = l.accept().unwrap();
+            s.write_all(b"U-Boot 2024.01\r\n").unwrap();
+            let mut buf = [0u8; 5];
+            s.read_exact(&mut buf).unwrap();
+            assert_eq!(&buf, b"hello");
+            drop(s);
+            let (mut s, _) = l.accept().unwrap();
+            s.write_all(b"again\n").unwrap();
+        });
+        let mut c = StreamConsole::tcp(&addr).unwrap();
+        assert_eq!(c.describe(), format!("tcp {addr}"));
+        c.send(b"hello").unwrap();
+        let mut got = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let reason = loop {
+            assert!(Instant::now() < deadline);
+            match c.recv(Duration::from_millis(100)).unwrap() {
+                Some(ConsoleEvent::Data { bytes, .. }) => got.extend(bytes),
+                Some(ConsoleEvent::Closed { reason, .. }) => break reason,
+                None => {}
+            }
+        };
+        assert_eq!(got, b"U-Boot 2024.01\r\n");
+        assert!(reason.contains("closed by peer"), "{reason}");
+        c.ensure_open().unwrap();
+        let mut got = Vec::new();
+        while !got.ends_with(b"\n") {
+            assert!(Instant::now() < deadline);
+            if let Some(ConsoleEvent::Data { bytes, .. }) =
+                c.recv(Duration::from_millis(100)).unwrap()
+            {
+                got.extend(bytes);
+            }
+        }
+        assert_eq!(got, b"again\n");
+        server.join().unwrap();
+    }
+
+    #[test]
     fn quoting() {
         assert_eq!(
             quote_argv(&["sh".into(), "-c".into(), "echo 'x'".into()]),
