@@ -269,7 +269,11 @@ fn parse_generic<E: FileHeader<Endian = Endianness>>(
     }
     let mut symbols = BTreeMap::new();
     let mut symbol_count = 0;
-    if let Ok(symtab) = table.symbols(endian, data, elf::SHT_SYMTAB) {
+    let symtab = match table.symbols(endian, data, elf::SHT_SYMTAB) {
+        Ok(t) if !t.is_empty() => Ok(t),
+        _ => table.symbols(endian, data, elf::SHT_DYNSYM),
+    };
+    if let Ok(symtab) = symtab {
         symbol_count = symtab.len();
         if !wanted.is_empty() {
             for sym in symtab.iter() {
@@ -363,6 +367,9 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>) -> Result<()> {
     if !syms.is_empty() {
         c.detail("symbols", Value::Object(syms));
     }
+    if let Some(v) = find_uboot_version(&info, view.data) {
+        c.detail("uboot_version", v);
+    }
     let file_len = view.len();
     for seg in info.segments.iter().filter(|p| p.p_type == elf::PT_LOAD) {
         let mut sc = Component::new(
@@ -405,4 +412,26 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>) -> Result<()> {
         c.components.push(sc);
     }
     Ok(())
+}
+
+/// The U-Boot version banner ("U-Boot 2023.01+dfsg-2 (...)") in the read-only data of a
+/// U-Boot ELF, found without symbols (distribution builds are stripped). Scans at most the
+/// first 16 MiB of each allocated, file-backed, non-executable section.
+fn find_uboot_version(info: &ElfInfo, data: &[u8]) -> Option<String> {
+    const NEEDLE: &[u8] = b"U-Boot 20";
+    for s in info
+        .sections
+        .iter()
+        .filter(|s| s.alloc() && s.file_backed() && s.flags & u64::from(elf::SHF_EXECINSTR) == 0)
+    {
+        let start = usize::try_from(s.offset).ok()?;
+        let len = usize::try_from(s.size.min(16 << 20)).ok()?;
+        let Some(bytes) = data.get(start..start.saturating_add(len)) else {
+            continue;
+        };
+        if let Some(pos) = bytes.windows(NEEDLE.len()).position(|w| w == NEEDLE) {
+            return c_str(&bytes[pos..], 256);
+        }
+    }
+    None
 }

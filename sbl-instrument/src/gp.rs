@@ -1,9 +1,9 @@
 //! OMAP/AM335x ROM boot images: the GP header `{size u32, load_addr u32}` before the SPL
-//! (`MLO`, `mkimage -T gpimage`), optionally preceded by a 512-byte CH table of contents
-//! (`mkimage -T omapimage`, "CHSETTINGS").
+//! (`MLO`; `mkimage -T gpimage` writes it big-endian, for Keystone 2), optionally preceded
+//! by a 512-byte CH table of contents (`mkimage -T omapimage`, "CHSETTINGS").
 
-use crate::bytes::{peek_u32le, View};
-use crate::error::Result;
+use crate::bytes::{peek_u32be, peek_u32le, View};
+use crate::error::{Error, Result};
 use crate::inspect::{describe, Format, Hint};
 use crate::model::Component;
 
@@ -15,20 +15,31 @@ pub fn looks_like_omap_image(data: &[u8]) -> bool {
 }
 
 fn plausible_gp(size: u32, load: u32, avail: usize) -> bool {
-    // On-chip SRAM load addresses of OMAP3/AM335x/AM437x/DRA7 ROMs.
-    let sram = (0x4020_0000..0x4040_0000).contains(&load);
-    sram && size > 0 && (size as usize) <= avail
+    // On-chip SRAM load addresses of OMAP3/AM335x/AM437x/DRA7 ROMs, Keystone 2 MSMC SRAM.
+    let sram =
+        (0x4020_0000..0x4040_0000).contains(&load) || (0x0c00_0000..0x0c60_0000).contains(&load);
+    let size = size as usize;
+    // mkimage's omapimage counts the 8-byte GP header in `size`.
+    sram && size > 0 && size <= avail + 8 && size + 4096 >= avail
+}
+
+/// Read a GP header at `off`: (size, load, big_endian), trying little then big endian.
+fn gp_header(data: &[u8], off: usize) -> Option<(u32, u32, bool)> {
+    let avail = data.len().saturating_sub(off + 8);
+    let le = (peek_u32le(data, off)?, peek_u32le(data, off + 4)?);
+    if plausible_gp(le.0, le.1, avail) {
+        return Some((le.0, le.1, false));
+    }
+    let be = (peek_u32be(data, off)?, peek_u32be(data, off + 4)?);
+    if plausible_gp(be.0, be.1, avail) {
+        return Some((be.0, be.1, true));
+    }
+    None
 }
 
 /// True when `data` starts with a plausible GP header (size fits the file, load in SRAM).
 pub fn looks_like_gp_image(data: &[u8]) -> bool {
-    match (peek_u32le(data, 0), peek_u32le(data, 4)) {
-        (Some(size), Some(load)) => {
-            let avail = data.len().saturating_sub(8);
-            plausible_gp(size, load, avail) && (size as usize) + 4096 >= avail
-        }
-        _ => false,
-    }
+    gp_header(data, 0).is_some()
 }
 
 /// Walk an OMAP image (TOC + GP header) or a bare GP image into `c`.
@@ -52,8 +63,21 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, fmt: Format, depth: usize)
     } else {
         0
     };
-    let size = u64::from(view.u32le(gp_off, "GP header size")?);
-    let load = view.u32le(gp_off + 4, "GP header load address")?;
+    view.slice(gp_off, 8, "GP header")?;
+    let (size, load, big) = gp_header(view.data, gp_off as usize).ok_or_else(|| {
+        Error::malformed(
+            "GP header",
+            view.base + gp_off,
+            "size/load address implausible in either byte order",
+        )
+    })?;
+    let avail = view.len() - gp_off - 8;
+    let mut size = u64::from(size);
+    if size == avail + 8 {
+        c.detail("size_includes_header", true);
+        size = avail;
+    }
+    c.detail("gp_endian", if big { "big" } else { "little" });
     c.components.push(Component::new(
         "gp-header",
         "ti-gp-header",

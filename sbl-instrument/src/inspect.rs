@@ -226,3 +226,10 @@ pub fn inspect_path(path: &Path) -> Result<Image> {
         root,
     })
 }
+
+/// Walk `data` as `fmt` without detection (for callers that know the format, and fuzzing).
+pub fn inspect_as(fmt: Format, name: &str, data: &[u8]) -> Result<Component> {
+    let mut c = Component::new(name, fmt.name(), 0, data.len() as u64);
+    walk(&mut c, View::new(data, 0), fmt, 0)?;
+    Ok(c)
+}

@@ -34,7 +34,7 @@ pub mod x509;
 
 pub use bytes::hex;
 pub use error::{Error, Result};
-pub use inspect::{detect, inspect_bytes, inspect_path, Format, Mapped};
+pub use inspect::{detect, inspect_as, inspect_bytes, inspect_path, Format, Mapped};
 pub use model::{Component, HashCheck, HashStatus, Image, InspectReport, IMAGE_SCHEMA};
 
 /// Inspect several files into the `perfguide/image/v1` document.
