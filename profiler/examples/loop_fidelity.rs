@@ -5,7 +5,10 @@
 //! ```
 //!
 //! 1. Timestamp fidelity: for every console line that carries a printk stamp
-//!    (`[    1.234567] ...`), `host - printk`. Serial output can only arrive after the kernel
+//!    (`[    1.234567] ...`) and that the kernel printed live (after `printk: console [..]
+//!    enabled` or `printk: bootconsole [..] enabled` with `earlycon`; earlier lines come out of
+//!    the log buffer in one burst) with a running printk clock (not `0.000000`),
+//!    `host - printk`. Serial output can only arrive after the kernel
 //!    printed it, so per boot the minimum of `host - printk` is the clock offset; what is above
 //!    it is the error of the host stamp (console and capture latency plus clock drift).
 //!    Printed: median, p99 and max over all kernel lines of all cycles, in µs.
@@ -85,12 +88,23 @@ fn main() -> ExitCode {
             let Ok(text) = std::fs::read_to_string(dir.join(&r.log)) else {
                 continue;
             };
+            // Only lines the kernel printed live: after its console (or earlycon boot console)
+            // was enabled (earlier lines are replayed from the log buffer in one burst), and
+            // with a running printk clock (stamps stay 0.000000 until sched_clock starts).
+            let mut live = false;
             let pairs: Vec<(f64, f64)> = text
                 .lines()
                 .filter_map(|l| {
                     let (abs_us, _, body) = parse_line(l)?;
                     let body = String::from_utf8_lossy(&unescape(body)).into_owned();
-                    Some((abs_us as f64 / 1e6, printk_stamp(&body)?))
+                    let k = printk_stamp(&body)?;
+                    let was_live = live;
+                    if body.contains("printk: console [") && body.contains("] enabled")
+                        || body.contains("printk: bootconsole [") && body.contains("] enabled")
+                    {
+                        live = true;
+                    }
+                    (was_live && k > 0.0).then_some((abs_us as f64 / 1e6, k))
                 })
                 .collect();
             let diffs: Vec<f64> = pairs.iter().map(|(h, k)| h - k).collect();

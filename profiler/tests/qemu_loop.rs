@@ -1,0 +1,142 @@
+//! Real boot loops on the QEMU reference board (`perfguide image build --board qemu-arm64`
+//! first; scripts/test.sh does it). Set PERFGUIDE_SKIP_QEMU=1 to skip on a machine without
+//! QEMU or the image.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
+
+fn skip() -> bool {
+    if std::env::var_os("PERFGUIDE_SKIP_QEMU").is_some_and(|v| v == "1") {
+        eprintln!("PERFGUIDE_SKIP_QEMU=1: QEMU boot-loop test skipped");
+        return true;
+    }
+    false
+}
+
+fn printk(text: &str) -> Option<f64> {
+    let rest = text.trim_start().strip_prefix('[')?;
+    let inner = rest[..rest.find(']')?].trim();
+    let (s, us) = inner.split_once('.')?;
+    (us.len() == 6 && !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()))
+        .then(|| inner.parse().ok())
+        .flatten()
+}
+
+fn pct(v: &[f64], p: f64) -> f64 {
+    let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;
+    v[rank.clamp(1, v.len()) - 1]
+}
+
+#[test]
+fn qemu_boot_loop_three_cycles() {
+    if skip() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let o = Command::new(PERFGUIDE)
+        .args(["boot-loop", "--board", "qemu-arm64", "--cycles", "3"])
+        .args(["--timeout", "180", "--out"])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    eprintln!("--- stdout\n{stdout}--- stderr\n{stderr}");
+    assert!(
+        !stderr.contains("no built image"),
+        "build the image first: perfguide image build --board qemu-arm64 (or set \
+         PERFGUIDE_SKIP_QEMU=1)"
+    );
+    assert_eq!(o.status.code(), Some(0), "every cycle completes");
+    let recs: Vec<Value> = std::fs::read_to_string(out.join("boots.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 3);
+    let mut errors_us = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        assert_eq!(r["cycle"], i as u64 + 1);
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["complete"], true);
+        // Stages found, in boot order, each starting where the previous one ended.
+        let stages = r["stages"].as_array().unwrap();
+        let ids: Vec<&str> = stages.iter().map(|s| s["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["uboot", "kernel", "userspace"], "{r}");
+        let mut prev_end = 0.0;
+        for s in stages {
+            let (start, end) = (s["start_s"].as_f64().unwrap(), s["end_s"].as_f64().unwrap());
+            assert!(start >= prev_end - 1e-6 && end > start, "{s}");
+            prev_end = end;
+        }
+        let ready = r["host"]["ready_s"].as_f64().unwrap();
+        assert!(
+            (prev_end - ready).abs() < 1e-3,
+            "userspace ends at the login prompt"
+        );
+        // U-Boot's bootstage records (CONFIG_BOOTSTAGE_REPORT).
+        let bs = r["bootstage"].as_array().expect("bootstage records");
+        assert!(bs.len() >= 3, "{r}");
+        assert!(bs.iter().any(|b| b["name"] == "board_init_f"), "{r}");
+        assert!(r["kernel"]["version"].is_string());
+        assert!(r["components"]["uboot"].is_string());
+        // Host stamps against printk stamps: after the per-boot offset, small.
+        let text = std::fs::read_to_string(out.join(r["log"].as_str().unwrap())).unwrap();
+        // Lines the kernel printed live (after its console, or earlycon's boot console, was
+        // enabled; earlier ones come out of the log buffer in a burst) with a running printk
+        // clock (not 0.000000).
+        let mut live = false;
+        let pairs: Vec<(f64, f64)> = text
+            .lines()
+            .filter_map(|l| {
+                let close = l.find(']')?;
+                let host: f64 = l[1..close].split(' ').next()?.parse().ok()?;
+                let body = l[close + 1..].trim_start();
+                let k = printk(body)?;
+                let was_live = live;
+                live |= body.contains("console [") && body.contains("] enabled");
+                (was_live && k > 0.0).then_some((host, k))
+            })
+            .collect();
+        assert!(pairs.len() > 20, "kernel lines with printk stamps");
+        let off = pairs
+            .iter()
+            .map(|(h, k)| h - k)
+            .fold(f64::INFINITY, f64::min);
+        assert!(off > 0.0, "the kernel starts after power-on");
+        errors_us.extend(pairs.iter().map(|(h, k)| (h - k - off) * 1e6));
+    }
+    errors_us.sort_by(f64::total_cmp);
+    let (med, p99) = (pct(&errors_us, 50.0), pct(&errors_us, 99.0));
+    eprintln!("host-vs-printk error: median {med:.0} us, p99 {p99:.0} us");
+    // The issue's targets are median < 1 ms and p99 < 5 ms; loose bounds here so that a loaded
+    // CI machine does not fail the test, tight figures from examples/loop_fidelity.rs.
+    assert!(med < 5_000.0, "median {med} us");
+    assert!(p99 < 50_000.0, "p99 {p99} us");
+    assert!(
+        stdout.contains("uboot") && stdout.contains("(min "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("3 ok, 0 failed"), "{stdout}");
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let roles: Vec<&str> = run["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["role"].as_str().unwrap())
+        .collect();
+    assert!(
+        roles.contains(&"u_boot") && roles.contains(&"disk"),
+        "{run}"
+    );
+    for i in run["images"].as_array().unwrap() {
+        assert_eq!(i["sha256"].as_str().unwrap().len(), 64);
+        assert!(Path::new(i["path"].as_str().unwrap()).exists());
+    }
+}
