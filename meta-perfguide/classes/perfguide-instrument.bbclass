@@ -12,7 +12,7 @@
 #
 # Used by perfguide-image. The task only runs when PERFGUIDE_INSTRUMENT is
 # "1", or "auto" (the default) and the build opted in with the perfguide
-# override (DISTROOVERRIDES:append = ":perfguide") and its Rust toolchain can
+# override (DISTROOVERRIDES:append = ":perfguide-instrument") and its Rust toolchain can
 # build perfguide-native. Otherwise the task is a no-op without dependencies.
 
 PERFGUIDE_INSTRUMENT ??= "auto"
@@ -30,7 +30,7 @@ def perfguide_instrument_enabled(d):
     if setting in ('0', 'no', 'false', ''):
         return False
     if setting == 'auto':
-        if 'perfguide' not in (d.getVar('OVERRIDES') or '').split(':'):
+        if 'perfguide-instrument' not in (d.getVar('OVERRIDES') or '').split(':'):
             return False
         rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
         if rust and bb.utils.vercmp_string_op(rust, d.getVar('PERFGUIDE_MIN_RUST'), '<'):

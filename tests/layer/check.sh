@@ -132,9 +132,9 @@ check_layer_conf() {
 	# perfguide override: no unconditional assignment.
 	local f bad=0
 	while read -r f; do
-		if grep -Ev '^\s*(#|$)' "$f" | grep -Ev ':perfguide\b|^\s+|^}|^"' | grep -Eq '='; then
+		if grep -Ev '^\s*(#|$)' "$f" | grep -Ev ':perfguide-instrument\b|^\s+|^}|^"' | grep -Eq '='; then
 			echo "unconditional assignment in $f:"
-			grep -Ev '^\s*(#|$)' "$f" | grep -Ev ':perfguide\b|^\s+|^}|^"' | grep -E '='
+			grep -Ev '^\s*(#|$)' "$f" | grep -Ev ':perfguide-instrument\b|^\s+|^}|^"' | grep -E '='
 			bad=1
 		fi
 	done < <(find "$LAYER" -name '*.bbappend' -type f ! -name 'perfguide-image.bbappend' | sort)
@@ -253,8 +253,8 @@ for m in machines:
     for name, spec in c["repos"].items():
         if spec.get("url") and not (spec.get("branch") or spec.get("commit") or spec.get("tag")):
             bad.append("%s: repo %s has no branch/commit/tag" % (f, name))
-    if not any(":perfguide" in v for v in c["local_conf_header"].values()):
-        bad.append("%s: does not enable the perfguide override" % f)
+    if not any(":perfguide-instrument" in v for v in c["local_conf_header"].values()):
+        bad.append("%s: does not enable the perfguide-instrument override" % f)
     print("%s: machine %s, repos %s" % (f, c["machine"], " ".join(sorted(c["repos"]))))
 for b in bad:
     print("BAD:", b)

@@ -1,8 +1,8 @@
 SUMMARY = "perfguide measurement image"
 DESCRIPTION = "A small image for boot-time and benchmark measurements with perfguide: \
                the perfguide-bench runner, the benchmarks whose layers are present, and boot \
-               loaders and kernel that report their own timing when the perfguide override \
-               is enabled (DISTROOVERRIDES:append = \":perfguide\")."
+               loaders and kernel that report their own timing when the perfguide-instrument override \
+               is enabled (DISTROOVERRIDES:append = \":perfguide-instrument\")."
 # nooelint: oelint.vars.homepageping - the project has no public address yet (example.invalid, as in Cargo.toml)
 HOMEPAGE = "https://example.invalid/perfguide"
 BUGTRACKER = "https://example.invalid/perfguide/issues"

@@ -1,15 +1,15 @@
 # meta-ti's u-boot-ti-staging / -mainline / -next, for the A-core U-Boot and
 # (k3r5 multiconfig) the R5 SPL: files/k3r5/perfguide-bootstage.cfg replaces
 # files/perfguide-bootstage.cfg there (FILESOVERRIDES has the k3r5 override).
-# Inert unless the build opts in with DISTROOVERRIDES:append = ":perfguide".
-FILESEXTRAPATHS:prepend:perfguide := "${THISDIR}/../../../../recipes-bsp/u-boot/files:"
-SRC_URI:append:perfguide = " file://perfguide-bootstage.cfg"
+# Inert unless the build opts in with DISTROOVERRIDES:append = ":perfguide-instrument".
+FILESEXTRAPATHS:prepend:perfguide-instrument := "${THISDIR}/../../../../recipes-bsp/u-boot/files:"
+SRC_URI:append:perfguide-instrument = " file://perfguide-bootstage.cfg"
 
 # oe-core merges the .cfg files of SRC_URI in do_configure, but meta-ti's
 # u-boot-mergeconfig.inc then re-runs "make <defconfig> <fragments>" when
 # UBOOT_CONFIG_FRAGMENTS is set (e.g. falcon mode), which drops them: merge
 # ours again after it.
-do_configure:append:perfguide() {
+do_configure:append:perfguide-instrument() {
     if [ -n "${UBOOT_CONFIG_FRAGMENTS}" ] && [ -n "${UBOOT_MACHINE}" ]; then
         merge_config.sh -m -O ${B} ${B}/.config ${@" ".join(find_cfgs(d))}
         oe_runmake -C ${S} O=${B} olddefconfig
