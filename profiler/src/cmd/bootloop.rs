@@ -333,23 +333,6 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         });
     }
 
-    let done_before = run.records().len() as u64;
-    let tty = std::io::stderr().is_terminal();
-    let pb = ProgressBar::with_draw_target(Some(u64::from(cycles)), ProgressDrawTarget::stderr());
-    if tty {
-        pb.set_style(
-            ProgressStyle::with_template(
-                "{prefix} [{bar:28.cyan/blue}] {pos}/{len} cycles  elapsed {elapsed}  ETA {eta}  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-    } else {
-        pb.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    pb.set_prefix(profile.name.clone());
-    pb.set_position(done_before.min(u64::from(cycles)));
-    pb.reset_eta();
     eprintln!(
         "perfguide: boot loop of {} in {}: cycles {}..={}, timeout {} s; power: {}; console: {}",
         profile.name,
@@ -360,7 +343,27 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         target.power.describe(),
         target.console.describe()
     );
-
+    let done_before = run.records().len() as u64;
+    let tty = std::io::stderr().is_terminal();
+    let pb = ProgressBar::with_draw_target(Some(u64::from(cycles)), ProgressDrawTarget::hidden());
+    if tty {
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{bar:28.cyan/blue}] {pos}/{len} cycles  elapsed {elapsed}  ETA {eta}  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+    }
+    pb.set_prefix(profile.name.clone());
+    pb.set_position(done_before.min(u64::from(cycles)));
+    pb.set_message(format!("cycle {} booting", run.next_cycle()));
+    pb.reset_eta();
+    if tty {
+        pb.set_draw_target(ProgressDrawTarget::stderr());
+        // Elapsed time moves while a board boots.
+        pb.enable_steady_tick(Duration::from_millis(250));
+    }
     let mut boot_times: Vec<f64> = run
         .records()
         .iter()
@@ -383,7 +386,12 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
                 boot_times.iter().sum::<f64>() / boot_times.len() as f64
             )
         };
-        pb.set_message(format!("mean boot {mean}, failed {failed}"));
+        let next = if r.cycle < cycles {
+            format!(", cycle {} booting", r.cycle + 1)
+        } else {
+            String::new()
+        };
+        pb.set_message(format!("mean boot {mean}, failed {failed}{next}"));
         pb.inc(1);
         let line = match &r.failure {
             None => format!(
