@@ -19,7 +19,8 @@ __attribute__((section(".sbl_profile_info"))) volatile uint32_t *sblProfileLogOv
 
 /* Initialised data a build engineer would patch. */
 volatile uint32_t sbl_log_level = 2;
-volatile uint8_t sbl_enable_profile_print = 0;
+/* Zero-initialised but kept in .data (not .bss) so the flag has bytes in the image to patch. */
+__attribute__((section(".data"))) volatile uint8_t sbl_enable_profile_print = 0;
 volatile int16_t sbl_boot_delay_ms = -5;
 volatile char sbl_banner[16] = "SBL v1";
 volatile uint32_t sbl_scratch_bss[4];
