@@ -460,10 +460,19 @@ impl StreamConsole {
 }
 
 /// Puts a child in its own process group, so that a Ctrl-C on the terminal reaches perfguide
-/// only and perfguide shuts the child down in order.
+/// only and perfguide shuts the child down in order; and asks the kernel to kill the child if
+/// perfguide dies without cleaning up (SIGKILL, crash), so no QEMU or console process is left
+/// behind. Children are spawned from the main thread, whose exit is what the kernel watches.
 pub(crate) fn own_process_group(c: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     c.process_group(0);
+    // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        c.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+            Ok(())
+        });
+    }
 }
 
 struct ArcReader(Arc<duct::ReaderHandle>);

@@ -140,3 +140,77 @@ fn qemu_boot_loop_three_cycles() {
         assert!(Path::new(i["path"].as_str().unwrap()).exists());
     }
 }
+
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for t in tasks.flatten() {
+            if let Ok(c) = std::fs::read_to_string(t.path().join("children")) {
+                out.extend(c.split_whitespace().filter_map(|s| s.parse::<u32>().ok()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn qemu_killed_loop_leaves_no_qemu_and_resumes() {
+    if skip() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let mut child = Command::new(PERFGUIDE)
+        .args(["boot-loop", "--board", "qemu-arm64", "--cycles", "2"])
+        .args(["--timeout", "180", "--out"])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let log = out.join("cycle-0001.log");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let qemu = loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "cycle 1 never started"
+        );
+        let lines = std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
+        let kids = children(child.id());
+        if lines >= 20 && !kids.is_empty() {
+            break kids[0];
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let comm = std::fs::read_to_string(format!("/proc/{qemu}/comm")).unwrap_or_default();
+    assert!(comm.starts_with("qemu-system"), "{comm}");
+    child.kill().unwrap(); // SIGKILL: perfguide cannot clean up
+    child.wait().unwrap();
+    let gone = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while Path::new(&format!("/proc/{qemu}/comm")).exists()
+        && std::fs::read_to_string(format!("/proc/{qemu}/stat"))
+            .map(|s| !s.contains(") Z "))
+            .unwrap_or(false)
+    {
+        assert!(
+            std::time::Instant::now() < gone,
+            "QEMU {qemu} outlived the killed loop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = Command::new(PERFGUIDE)
+        .args(["boot-loop", "--resume", "--out"])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    eprintln!("{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0));
+    let n = std::fs::read_to_string(out.join("boots.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(n, 2);
+    assert!(out.join("cycle-0001.log.incomplete").exists());
+}
