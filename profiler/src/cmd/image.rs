@@ -1,15 +1,62 @@
-//! `perfguide image ...` (placeholder until its module lands).
+//! `perfguide image ...`: build the reference image of a board (QEMU `qemu-arm64`).
 
+use crate::image::{self, BuildOptions};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Image subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum ImageCommand {
-    /// Build the reference image of a board.
-    Build {},
+    /// Build the reference image of a board from distribution packages: U-Boot (with
+    /// bootstage), kernel, busybox root file system with benchmarks, partitioned disk.
+    /// Needs the host packages that `scripts/setup-host.sh` installs.
+    Build {
+        /// Board profile id (must have an `[image]` section).
+        #[arg(long, default_value = "qemu-arm64")]
+        board: String,
+        /// Cache directory [default: $PERFGUIDE_CACHE, else $XDG_CACHE_HOME/perfguide, else
+        /// ~/.cache/perfguide].
+        #[arg(long)]
+        cache: Option<PathBuf>,
+        /// Rebuild everything even when the cache has this image.
+        #[arg(long)]
+        force: bool,
+        /// Parallel jobs for the U-Boot build [default: number of CPUs].
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// Print the manifest (`image.json`) on stdout when done.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs the subcommand.
-pub fn run(_a: ImageCommand) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
+    match a {
+        ImageCommand::Build {
+            board,
+            cache,
+            force,
+            jobs,
+            json,
+        } => {
+            let mut opts = BuildOptions::new(&board);
+            if let Some(c) = cache {
+                opts.cache = c;
+            }
+            if let Some(j) = jobs {
+                opts.jobs = j.max(1);
+            }
+            opts.force = force;
+            let out = image::build(&opts)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&out.manifest)?);
+            } else {
+                println!("u-boot: {}", out.artifacts.u_boot.display());
+                println!("disk:   {}", out.artifacts.disk.display());
+                println!("manifest: {}", out.artifacts.manifest.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

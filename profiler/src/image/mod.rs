@@ -1,0 +1,714 @@
+//! Reference images built from distribution packages (`perfguide image build`).
+//!
+//! For `qemu-arm64` (DESIGN.md, "The QEMU reference board"): U-Boot from the distribution's
+//! u-boot source built for the profile's defconfig plus its bootstage fragment, the
+//! distribution's arm64 cloud kernel, an initramfs with static busybox, the benchmark programs
+//! the distribution ships for arm64 and `images/target/*`, on a partitioned raw disk with
+//! `extlinux/extlinux.conf`. Target packages are downloaded and unpacked into the cache, never
+//! installed on the host.
+//!
+//! Layout of the cache directory ([`cache_dir`]):
+//! - `images/<board>/`: `u-boot.bin`, `disk.img`, `image.json` (the result);
+//! - `logs/image-<board>.log`: every external step's output, appended;
+//! - `debs/`, `src/`: downloaded packages and sources, kept; `build/`: U-Boot builds by key;
+//! - `work/<board>/`: scratch of the last build.
+//!
+//! Cached by content: the key hashes the profile's `[image]` section, the rootfs overlay, the
+//! files of `images/target/` and the versions of every package used. A rebuild with nothing
+//! changed returns at once (the apt index state stands in for the package versions until it
+//! changes).
+
+pub mod apt;
+pub mod cache;
+pub mod disk;
+pub mod exec;
+pub mod kernel;
+pub mod rootfs;
+pub mod uboot;
+
+pub use cache::{cache_dir, Manifest};
+
+use anyhow::{bail, Context};
+use bootlog_parser::board::BoardProfile;
+use cache::{sha256_file, FileEntry, KeyBuilder, Lock};
+use exec::Runner;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Bumped when the recipe changes what it builds from the same inputs.
+const RECIPE_VERSION: &str = "1";
+
+/// The files of a built image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageArtifacts {
+    /// Firmware for `-bios`.
+    pub u_boot: PathBuf,
+    /// Raw disk image.
+    pub disk: PathBuf,
+    /// `image.json`.
+    pub manifest: PathBuf,
+}
+
+impl ImageArtifacts {
+    fn in_dir(dir: &Path) -> Self {
+        Self {
+            u_boot: dir.join("u-boot.bin"),
+            disk: dir.join("disk.img"),
+            manifest: dir.join("image.json"),
+        }
+    }
+}
+
+/// Where the image of `board` lives in `cache`.
+pub fn image_dir(board: &str, cache: &Path) -> PathBuf {
+    cache.join("images").join(board)
+}
+
+/// The built image of `board` in `cache`; an error (naming the command that builds it) when
+/// there is none or its files are not those the manifest lists.
+pub fn built_image(board: &str, cache: &Path) -> anyhow::Result<ImageArtifacts> {
+    let dir = image_dir(board, cache);
+    let a = ImageArtifacts::in_dir(&dir);
+    let hint = format!(
+        "run `perfguide image build --board {board} --cache {}`",
+        cache.display()
+    );
+    if !a.manifest.exists() {
+        bail!(
+            "no image built for board {board} in {} ({hint})",
+            dir.display()
+        );
+    }
+    let m = Manifest::load(&a.manifest)?;
+    if !m.files_intact(&dir, false) {
+        bail!("the image in {} is incomplete ({hint})", dir.display());
+    }
+    Ok(a)
+}
+
+/// The profile's `[image]` section.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageSection {
+    /// Kernel command line (`printk.time=1` is added when missing).
+    pub kernel_cmdline: String,
+    /// U-Boot defconfig.
+    pub uboot_defconfig: String,
+    /// Kconfig lines applied on top of the defconfig.
+    #[serde(default)]
+    pub uboot_fragment: Vec<String>,
+    /// Binary package whose source package is built (the distribution's U-Boot for QEMU).
+    #[serde(default = "d_uboot_package")]
+    pub uboot_package: String,
+    /// Kernel package (a metapackage is followed to the versioned image package).
+    #[serde(default = "d_kernel_package")]
+    pub kernel_package: String,
+    /// Static busybox package.
+    #[serde(default = "d_busybox_package")]
+    pub busybox_package: String,
+    /// arm64 packages with benchmark programs; ones missing from the apt index are skipped.
+    #[serde(default)]
+    pub bench_packages: Vec<String>,
+    /// Target hostname (the login prompt reads `<hostname> login:`).
+    #[serde(default = "d_hostname")]
+    pub hostname: String,
+}
+
+fn d_uboot_package() -> String {
+    "u-boot-qemu".into()
+}
+fn d_kernel_package() -> String {
+    "linux-image-cloud-arm64".into()
+}
+fn d_busybox_package() -> String {
+    "busybox-static".into()
+}
+fn d_hostname() -> String {
+    "perfguide-qemu".into()
+}
+
+impl ImageSection {
+    /// The `[image]` section of a board profile.
+    pub fn of(profile: &BoardProfile) -> anyhow::Result<Self> {
+        let v = profile.image.clone().with_context(|| {
+            format!(
+                "board {} has no [image] section: perfguide builds images only for boards that have one",
+                profile.name
+            )
+        })?;
+        v.try_into()
+            .with_context(|| format!("invalid [image] section in board {}", profile.name))
+    }
+
+    /// The command line written to extlinux.conf.
+    pub fn cmdline(&self) -> String {
+        let mut c = self.kernel_cmdline.trim().to_string();
+        if !c.split_whitespace().any(|w| w.starts_with("printk.time=")) {
+            c.push_str(" printk.time=1");
+        }
+        c
+    }
+}
+
+/// What `build` is asked to do.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Board profile id.
+    pub board: String,
+    /// Cache directory.
+    pub cache: PathBuf,
+    /// Rebuild even when the cache has this image.
+    pub force: bool,
+    /// Parallel jobs for the U-Boot build.
+    pub jobs: usize,
+    /// No progress lines on stderr (they still go to the build log).
+    pub quiet: bool,
+}
+
+impl BuildOptions {
+    /// Defaults: the cache from [`cache_dir`], as many jobs as CPUs.
+    pub fn new(board: &str) -> Self {
+        Self {
+            board: board.to_string(),
+            cache: cache_dir(),
+            force: false,
+            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            quiet: false,
+        }
+    }
+}
+
+/// What `build` did.
+#[derive(Debug, Clone)]
+pub struct BuildOutcome {
+    /// The image files.
+    pub artifacts: ImageArtifacts,
+    /// Its manifest.
+    pub manifest: Manifest,
+    /// True when nothing was built (cache hit).
+    pub cached: bool,
+    /// Wall time of this call, seconds.
+    pub seconds: f64,
+}
+
+/// `images/target/`: where target-side programs (`perfguide-bench`) are put. Overridable
+/// with `PERFGUIDE_TARGET_FILES`.
+pub fn target_files_dir() -> PathBuf {
+    match std::env::var_os("PERFGUIDE_TARGET_FILES") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../images/target"),
+    }
+}
+
+/// The executable files of `images/target/` (and `perfguide-bench` whatever its mode),
+/// sorted.
+fn target_files() -> anyhow::Result<Vec<PathBuf>> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = target_files_dir();
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Ok(out);
+    };
+    for e in rd {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let m = std::fs::metadata(e.path())?;
+        if name.starts_with('.') || !m.is_file() {
+            continue;
+        }
+        if m.permissions().mode() & 0o111 != 0 || name == "perfguide-bench" {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Hash of the apt index state: changes whenever `apt-get update` brought anything new.
+fn apt_fingerprint() -> String {
+    let mut k = KeyBuilder::default();
+    let dir = Path::new("/var/lib/apt/lists");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    let n = p.file_name().unwrap_or_default().to_string_lossy();
+                    n.ends_with("InRelease") || n.ends_with("_Release")
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    for p in names {
+        if let Ok(bytes) = std::fs::read(&p) {
+            k.add_bytes(&p.to_string_lossy(), &bytes);
+        }
+    }
+    for f in ["/etc/apt/preferences", "/var/lib/dpkg/arch"] {
+        if let Ok(bytes) = std::fs::read(f) {
+            k.add_bytes(f, &bytes);
+        }
+    }
+    k.finish()
+}
+
+/// The key of everything but the package versions.
+fn local_key(board: &str, section: &ImageSection, targets: &[PathBuf]) -> anyhow::Result<String> {
+    let mut k = KeyBuilder::default();
+    k.add("recipe", RECIPE_VERSION).add("board", board);
+    k.add("section", &format!("{section:?}"));
+    for (path, data, mode) in rootfs::OVERLAY {
+        k.add_bytes(&format!("overlay:{path}:{mode:o}"), data);
+    }
+    for t in targets {
+        let name = t.file_name().unwrap_or_default().to_string_lossy();
+        k.add(&format!("target:{name}"), &sha256_file(t)?);
+    }
+    Ok(k.finish())
+}
+
+/// Packages resolved from the apt index for one build.
+struct Resolved {
+    uboot_source: String,
+    uboot_version: String,
+    kernel: apt::Package,
+    busybox: apt::Package,
+    benches: Vec<apt::Package>,
+    libs: Vec<apt::Package>,
+}
+
+impl Resolved {
+    fn versions(&self) -> BTreeMap<String, String> {
+        let mut m = BTreeMap::new();
+        m.insert(
+            format!("source:{}", self.uboot_source),
+            self.uboot_version.clone(),
+        );
+        for p in [&self.kernel, &self.busybox]
+            .into_iter()
+            .chain(&self.benches)
+            .chain(&self.libs)
+        {
+            m.insert(format!("{}:{}", p.name, p.arch), p.version.clone());
+        }
+        m
+    }
+}
+
+fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
+    // Three apt-cache calls in all: each one re-reads the indexes on a host without pkgcache.
+    let arm64 = |n: &str| format!("{n}:arm64");
+    let mut first = vec![
+        s.uboot_package.clone(),
+        arm64(&s.kernel_package),
+        arm64(&s.busybox_package),
+    ];
+    first.extend(s.bench_packages.iter().map(|b| arm64(b)));
+    let found = apt::show_known(r, &first)?;
+    let get = |name: &str| -> anyhow::Result<apt::Package> {
+        found
+            .iter()
+            .find(|p| p.name == name)
+            .cloned()
+            .with_context(|| {
+                format!("package {name} not found in the apt index (run scripts/setup-host.sh)")
+            })
+    };
+    let ub = get(&s.uboot_package)?;
+    let meta = get(&s.kernel_package)?;
+    let busybox = get(&s.busybox_package)?;
+    let mut benches = Vec::new();
+    for b in &s.bench_packages {
+        match get(b) {
+            Ok(p) => benches.push(p),
+            Err(_) => r.progress(&format!(
+                "benchmark package {b} is not in the apt index for arm64: skipped"
+            )),
+        }
+    }
+    let roots: Vec<String> = benches.iter().map(|p| p.name.clone()).collect();
+    let lib_names = apt::library_closure(r, &roots)?;
+    // The kernel metapackage points at the versioned image package.
+    let kernel_dep = meta
+        .depends
+        .iter()
+        .find(|d| d.starts_with("linux-image-"))
+        .cloned();
+    let mut second: Vec<String> = lib_names.iter().map(|n| arm64(n)).collect();
+    if let Some(k) = &kernel_dep {
+        second.push(arm64(k));
+    }
+    let found2 = apt::show_known(r, &second)?;
+    let kernel = match &kernel_dep {
+        Some(k) => found2
+            .iter()
+            .find(|p| &p.name == k)
+            .cloned()
+            .with_context(|| format!("kernel package {k} not found in the apt index"))?,
+        None => meta,
+    };
+    let libs = found2
+        .into_iter()
+        .filter(|p| lib_names.contains(&p.name) && p.arch == "arm64")
+        .collect();
+    Ok(Resolved {
+        uboot_source: ub.source,
+        uboot_version: ub.version,
+        kernel,
+        busybox,
+        benches,
+        libs,
+    })
+}
+
+/// Builds (or finds in the cache) the reference image of `opts.board`.
+pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
+    let t0 = Instant::now();
+    let profile = BoardProfile::builtin(&opts.board)?;
+    let section = ImageSection::of(&profile)?;
+    let cache = &opts.cache;
+    std::fs::create_dir_all(cache)
+        .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;
+    let _lock = Lock::acquire(
+        &cache
+            .join("locks")
+            .join(format!("image-{}.lock", opts.board)),
+    )?;
+    let out_dir = image_dir(&opts.board, cache);
+    let artifacts = ImageArtifacts::in_dir(&out_dir);
+
+    let targets = target_files()?;
+    let local = local_key(&opts.board, &section, &targets)?;
+    let quick_key = KeyBuilder::default()
+        .add("local", &local)
+        .add("apt", &apt_fingerprint())
+        .finish();
+    let previous = Manifest::load(&artifacts.manifest).ok();
+    if !opts.force {
+        if let Some(m) = &previous {
+            if m.quick_key == quick_key && m.files_intact(&out_dir, false) {
+                if !opts.quiet {
+                    eprintln!(
+                        "perfguide image: {} is up to date (cache key {}) in {}",
+                        opts.board,
+                        &m.cache_key[..16],
+                        out_dir.display()
+                    );
+                }
+                return Ok(BuildOutcome {
+                    artifacts,
+                    manifest: m.clone(),
+                    cached: true,
+                    seconds: t0.elapsed().as_secs_f64(),
+                });
+            }
+        }
+    }
+
+    let log = cache.join("logs").join(format!("image-{}.log", opts.board));
+    let r = Runner::new(&log, opts.quiet)?;
+    r.progress(&format!(
+        "building the {} image in {} (log: {})",
+        opts.board,
+        out_dir.display(),
+        log.display()
+    ));
+    let res = r.step("resolve packages (apt-cache)", || resolve(&r, &section))?;
+    let versions = res.versions();
+    let mut k = KeyBuilder::default();
+    k.add("local", &local);
+    for (n, v) in &versions {
+        k.add(n, v);
+    }
+    let cache_key = k.finish();
+    if !opts.force {
+        if let Some(mut m) = previous {
+            if m.cache_key == cache_key && m.files_intact(&out_dir, true) {
+                m.quick_key = quick_key;
+                m.save(&artifacts.manifest)?;
+                r.progress(&format!(
+                    "{} is up to date (cache key {})",
+                    opts.board,
+                    &cache_key[..16]
+                ));
+                return Ok(BuildOutcome {
+                    artifacts,
+                    manifest: m,
+                    cached: true,
+                    seconds: t0.elapsed().as_secs_f64(),
+                });
+            }
+        }
+    }
+
+    // The old image is no longer valid from here on.
+    let _ = std::fs::remove_file(&artifacts.manifest);
+    let work = cache.join("work").join(&opts.board);
+    if work.exists() {
+        r.step("clear the work directory", || {
+            std::fs::remove_dir_all(&work)
+                .with_context(|| format!("cannot clear {}", work.display()))
+        })?;
+    }
+    std::fs::create_dir_all(&work)?;
+    let debs_dir = cache.join("debs");
+
+    // Packages.
+    let all: Vec<apt::Package> = [&res.kernel, &res.busybox]
+        .into_iter()
+        .chain(&res.benches)
+        .chain(&res.libs)
+        .cloned()
+        .collect();
+    let debs = r.step(
+        &format!("download {} arm64 packages (apt-get download)", all.len()),
+        || apt::download(&r, &debs_dir, &all),
+    )?;
+    let unpack = |p: &apt::Package, deb: &Path, dest: &Path| -> anyhow::Result<()> {
+        let _ = p;
+        apt::extract(&r, deb, dest)
+    };
+    let pkg_dir = |p: &apt::Package| work.join("pkgs").join(&p.name);
+    let sysroot = work.join("sysroot");
+    r.step("unpack packages (dpkg-deb -x)", || {
+        for (i, p) in all.iter().enumerate() {
+            if res.libs.contains(p) {
+                unpack(p, &debs[i], &sysroot)?;
+            } else {
+                unpack(p, &debs[i], &pkg_dir(p))?;
+            }
+        }
+        Ok(())
+    })?;
+
+    // U-Boot, cached by its own key.
+    let ub_key = KeyBuilder::default()
+        .add("recipe", RECIPE_VERSION)
+        .add("source", &res.uboot_source)
+        .add("version", &res.uboot_version)
+        .add("defconfig", &section.uboot_defconfig)
+        .add("fragment", &section.uboot_fragment.join("\n"))
+        .finish();
+    let ub_cached = cache
+        .join("build")
+        .join(format!("u-boot-{}", &ub_key[..16]))
+        .join("u-boot.bin");
+    let ub_bin = if ub_cached.exists() && !opts.force {
+        r.progress(&format!(
+            "u-boot {}: cached build {}",
+            res.uboot_version,
+            ub_cached.display()
+        ));
+        ub_cached
+    } else {
+        let src = r.step(
+            &format!(
+                "fetch source {} {} (apt-get source)",
+                res.uboot_source, res.uboot_version
+            ),
+            || {
+                apt::source(
+                    &r,
+                    &cache.join("src"),
+                    &res.uboot_source,
+                    &res.uboot_version,
+                    &work.join("u-boot-src"),
+                )
+            },
+        )?;
+        r.step(
+            &format!(
+                "build U-Boot {} ({} + {} options, -j{})",
+                res.uboot_version,
+                section.uboot_defconfig,
+                section.uboot_fragment.len(),
+                opts.jobs
+            ),
+            || {
+                let bin = uboot::build(
+                    &r,
+                    &src,
+                    &work.join("u-boot-build"),
+                    &section.uboot_defconfig,
+                    &section.uboot_fragment,
+                    opts.jobs.max(1),
+                )?;
+                std::fs::create_dir_all(ub_cached.parent().expect("has a parent"))?;
+                std::fs::copy(&bin, &ub_cached)?;
+                // The trees are large and the binary is kept by key: drop them now.
+                for d in ["u-boot-src", "u-boot-build"] {
+                    let _ = std::fs::remove_dir_all(work.join(d));
+                }
+                Ok(ub_cached.clone())
+            },
+        )?
+    };
+
+    // Kernel.
+    let boot = work.join("boot");
+    std::fs::create_dir_all(boot.join("extlinux"))?;
+    let kdir = pkg_dir(&res.kernel);
+    let release = r.step(&format!("kernel {} -> Image", res.kernel.name), || {
+        let (vmlinuz, release) = kernel::find_vmlinuz(&kdir)?;
+        kernel::to_image(&r, &vmlinuz, &boot.join("Image"))?;
+        if kernel::config_value(&kdir, &release, "CONFIG_PRINTK_TIME").as_deref() != Some("y") {
+            r.progress("warning: the kernel has no CONFIG_PRINTK_TIME=y");
+        }
+        for sym in ["CONFIG_BLK_DEV_INITRD", "CONFIG_RD_ZSTD"] {
+            if kernel::config_value(&kdir, &release, sym).as_deref() != Some("y") {
+                bail!("kernel {release} lacks {sym}=y, which the zstd initramfs needs");
+            }
+        }
+        Ok(release)
+    })?;
+
+    // Root file system.
+    let root = work.join("rootfs");
+    let bench_dirs: Vec<PathBuf> = res.benches.iter().map(pkg_dir).collect();
+    let info = r.step("root file system (busybox, benchmarks, libraries)", || {
+        rootfs::populate(
+            &root,
+            &rootfs::RootfsInputs {
+                busybox: &pkg_dir(&res.busybox),
+                benches: &bench_dirs,
+                sysroot: &sysroot,
+                target_files: &targets,
+                hostname: &section.hostname,
+            },
+        )
+    })?;
+    r.progress(&format!(
+        "rootfs: {} programs, {} shared objects",
+        info.programs.len(),
+        info.libraries.len()
+    ));
+    r.step("initramfs (cpio newc + zstd)", || {
+        rootfs::pack_initramfs(&r, &root, &boot.join("initrd.img"))
+    })?;
+
+    // Disk.
+    let cmdline = section.cmdline();
+    std::fs::write(
+        boot.join("extlinux/extlinux.conf"),
+        disk::extlinux_conf(&opts.board, &cmdline),
+    )?;
+    let disk_tmp = work.join("disk.img");
+    let epoch: i64 = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    r.step("disk image (sfdisk + mkfs.ext4 -d)", || {
+        disk::build(&r, &boot, &disk_tmp, epoch)
+    })?;
+
+    // Publish.
+    std::fs::create_dir_all(&out_dir)?;
+    let entry = |name: &str, path: &Path| -> anyhow::Result<FileEntry> {
+        Ok(FileEntry {
+            name: name.to_string(),
+            sha256: sha256_file(path)?,
+            size: std::fs::metadata(path)?.len(),
+        })
+    };
+    let mut files = Vec::new();
+    std::fs::copy(&ub_bin, &artifacts.u_boot)?;
+    files.push(entry("u-boot.bin", &artifacts.u_boot)?);
+    std::fs::rename(&disk_tmp, &artifacts.disk)?;
+    files.push(entry("disk.img", &artifacts.disk)?);
+    for (name, p) in [
+        ("disk.img:/Image", boot.join("Image")),
+        ("disk.img:/initrd.img", boot.join("initrd.img")),
+        (
+            "disk.img:/extlinux/extlinux.conf",
+            boot.join("extlinux/extlinux.conf"),
+        ),
+    ] {
+        files.push(entry(name, &p)?);
+    }
+    let mut packages = versions;
+    packages.insert("kernel-release".into(), release);
+    let manifest = Manifest {
+        schema: "perfguide/image/v1".into(),
+        board: opts.board.clone(),
+        cache_key,
+        quick_key,
+        built_at: chrono::Local::now().to_rfc3339(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        build_seconds: t0.elapsed().as_secs_f64(),
+        files,
+        packages,
+        kernel_cmdline: cmdline,
+        uboot_fragment: section.uboot_fragment.clone(),
+        benchmarks: info.programs,
+    };
+    manifest.save(&artifacts.manifest)?;
+    r.progress(&format!(
+        "done in {:.1}s: {}",
+        t0.elapsed().as_secs_f64(),
+        out_dir.display()
+    ));
+    Ok(BuildOutcome {
+        artifacts,
+        manifest,
+        cached: false,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section() -> ImageSection {
+        ImageSection::of(&BoardProfile::builtin("qemu-arm64").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn qemu_profile_has_an_image_section() {
+        let s = section();
+        assert_eq!(s.uboot_defconfig, "qemu_arm64_defconfig");
+        assert!(s.uboot_fragment.iter().any(|l| l == "CONFIG_BOOTSTAGE=y"));
+        assert!(s.cmdline().contains("printk.time=1"));
+        assert!(ImageSection::of(&BoardProfile::generic()).is_err());
+    }
+
+    #[test]
+    fn cmdline_gets_printk_time() {
+        let mut s = section();
+        s.kernel_cmdline = "console=ttyAMA0".into();
+        assert_eq!(s.cmdline(), "console=ttyAMA0 printk.time=1");
+    }
+
+    #[test]
+    fn local_key_follows_inputs() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("perfguide-bench");
+        std::fs::write(&f, b"#!/bin/sh\n").unwrap();
+        let s = section();
+        let a = local_key("qemu-arm64", &s, std::slice::from_ref(&f)).unwrap();
+        assert_eq!(
+            a,
+            local_key("qemu-arm64", &s, std::slice::from_ref(&f)).unwrap()
+        );
+        std::fs::write(&f, b"#!/bin/sh\necho\n").unwrap();
+        assert_ne!(
+            a,
+            local_key("qemu-arm64", &s, std::slice::from_ref(&f)).unwrap()
+        );
+        let mut s2 = s.clone();
+        s2.kernel_cmdline.push_str(" quiet");
+        assert_ne!(
+            local_key("qemu-arm64", &s, &[]).unwrap(),
+            local_key("qemu-arm64", &s2, &[]).unwrap()
+        );
+    }
+
+    #[test]
+    fn cache_dir_prefers_perfguide_cache() {
+        // Only reads the environment; the variable is set by whoever runs the tests or not.
+        let d = cache_dir();
+        assert!(d.is_absolute() || std::env::var_os("PERFGUIDE_CACHE").is_some());
+    }
+}

@@ -1,0 +1,208 @@
+//! The real `qemu-arm64` reference image build (needs the host packages that
+//! `scripts/setup-host.sh` installs; CI runs it first): artifacts, manifest, cache hit, and
+//! one real boot under QEMU to the login prompt.
+//!
+//! The image goes to the default cache (`$PERFGUIDE_CACHE`, ...), the one the boot-loop tests
+//! use, so a machine builds it once.
+
+use perfguide::image::{self, cache::sha256_file, BuildOptions, Manifest};
+use std::io::Read;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const BOARD: &str = "qemu-arm64";
+
+fn build() -> image::BuildOutcome {
+    let opts = BuildOptions::new(BOARD);
+    match image::build(&opts) {
+        Ok(o) => o,
+        Err(e) => panic!("image build failed (did scripts/setup-host.sh run?): {e:#}"),
+    }
+}
+
+fn check_disk(disk: &Path, m: &Manifest) {
+    let bytes = std::fs::read(disk).unwrap();
+    // MBR: signature, first partition bootable, Linux type, starting at 1 MiB.
+    assert_eq!(&bytes[510..512], &[0x55, 0xaa], "no MBR signature");
+    let p = &bytes[446..462];
+    assert_eq!(p[0], 0x80, "partition 1 not bootable");
+    assert_eq!(p[4], 0x83, "partition 1 not Linux");
+    let start = u32::from_le_bytes(p[8..12].try_into().unwrap()) as usize * 512;
+    assert_eq!(start, image::disk::PART_OFFSET as usize);
+    // ext4 superblock magic at 1024 + 0x38 into the partition.
+    assert_eq!(
+        &bytes[start + 1024 + 0x38..start + 1024 + 0x3a],
+        &[0x53, 0xef]
+    );
+    // The files inside: their recorded sizes fit, the kernel is an arm64 Image.
+    let image = m.file("disk.img:/Image").expect("Image in manifest");
+    assert!(image.size > 4 << 20, "kernel too small: {}", image.size);
+    let initrd = m.file("disk.img:/initrd.img").expect("initrd in manifest");
+    assert!(initrd.size > 1 << 20);
+    assert!(m.file("disk.img:/extlinux/extlinux.conf").is_some());
+    assert!(
+        bytes.windows(6).any(|w| w == b"append"),
+        "extlinux.conf not on the disk"
+    );
+}
+
+#[test]
+fn builds_boots_and_hits_the_cache() {
+    let first = build();
+    let a = &first.artifacts;
+    eprintln!(
+        "image build: {:.1}s ({}), {}",
+        first.seconds,
+        if first.cached { "cache hit" } else { "built" },
+        a.manifest.display()
+    );
+    for p in [&a.u_boot, &a.disk, &a.manifest] {
+        assert!(p.is_file(), "{} missing", p.display());
+    }
+    let m = Manifest::load(&a.manifest).unwrap();
+    assert_eq!(m.schema, "perfguide/image/v1");
+    assert_eq!(m.board, BOARD);
+    assert_eq!(m.cache_key.len(), 64);
+    for (name, path) in [("u-boot.bin", &a.u_boot), ("disk.img", &a.disk)] {
+        let f = m
+            .file(name)
+            .unwrap_or_else(|| panic!("{name} not in manifest"));
+        assert_eq!(f.sha256, sha256_file(path).unwrap(), "{name} hash");
+        assert_eq!(f.size, std::fs::metadata(path).unwrap().len());
+    }
+    assert!(m.packages.keys().any(|k| k.starts_with("source:u-boot")));
+    assert!(m.packages.keys().any(|k| k.starts_with("linux-image-")));
+    assert!(m.packages.contains_key("busybox-static:arm64"));
+    assert!(m.kernel_cmdline.contains("printk.time=1"));
+    assert!(m.kernel_cmdline.contains("console=ttyAMA0"));
+    assert!(m
+        .uboot_fragment
+        .iter()
+        .any(|l| l == "CONFIG_BOOTSTAGE_REPORT=y"));
+    assert!(
+        m.benchmarks.iter().any(|b| b.ends_with("/openssl")),
+        "benchmarks: {:?}",
+        m.benchmarks
+    );
+    let ub = std::fs::read(&a.u_boot).unwrap();
+    assert!(
+        ub.windows(13).any(|w| w == b"Timer summary"),
+        "u-boot.bin has no bootstage report"
+    );
+    check_disk(&a.disk, &m);
+    assert_eq!(
+        image::built_image(BOARD, &BuildOptions::new(BOARD).cache).unwrap(),
+        first.artifacts
+    );
+
+    // Nothing changed: a cache hit, immediate, same files.
+    let t = Instant::now();
+    let second = build();
+    let dt = t.elapsed();
+    assert!(second.cached, "second build was not a cache hit");
+    assert!(dt < Duration::from_secs(2), "cache hit took {dt:?}");
+    assert_eq!(second.manifest.cache_key, m.cache_key);
+    assert_eq!(second.manifest.files, m.files);
+    assert_eq!(
+        m.file("u-boot.bin").unwrap().sha256,
+        sha256_file(&a.u_boot).unwrap()
+    );
+    eprintln!("cached rebuild: {:.3}s", dt.as_secs_f64());
+
+    boot_to_login(&first.artifacts);
+}
+
+/// Boots the image with the profile's QEMU arguments and waits for the login prompt.
+fn boot_to_login(a: &image::ImageArtifacts) {
+    let profile = bootlog_parser::board::BoardProfile::builtin(BOARD).unwrap();
+    let q = profile.qemu.expect("[qemu] section");
+    let binary = q
+        .get("binary")
+        .and_then(|v| v.as_str())
+        .unwrap()
+        .to_string();
+    let args: Vec<String> = q
+        .get("args")
+        .and_then(|v| v.as_array())
+        .unwrap()
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .unwrap()
+                .replace("{u_boot}", &a.u_boot.to_string_lossy())
+                .replace("{disk}", &a.disk.to_string_lossy())
+        })
+        .collect();
+    let t0 = Instant::now();
+    let reader = duct::cmd(&binary, &args)
+        .stdin_null()
+        .stderr_to_stdout()
+        .unchecked()
+        .reader()
+        .expect("start qemu");
+    let mut log = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = Duration::from_secs(120);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::sync::Arc::new(reader);
+    let r2 = reader.clone();
+    std::thread::spawn(move || loop {
+        match (&*r2).read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                if tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    let mut seen_login = false;
+    while t0.elapsed() < deadline {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(chunk) => log.extend_from_slice(&chunk),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(_) => break,
+        }
+        if String::from_utf8_lossy(&log).contains("login:") {
+            seen_login = true;
+            break;
+        }
+    }
+    let took = t0.elapsed();
+    reader.kill().ok();
+    let text = String::from_utf8_lossy(&log);
+    assert!(
+        seen_login,
+        "no login prompt within {deadline:?}; console:\n{text}"
+    );
+    for marker in [
+        "U-Boot 20",
+        "Timer summary in microseconds",
+        "Starting kernel ...",
+        "] Linux version ",
+        "Run /init as init process",
+        "perfguide-qemu login:",
+    ] {
+        assert!(
+            text.contains(marker),
+            "{marker:?} not in the console:\n{text}"
+        );
+    }
+    let ts = regex_like_printk(&text);
+    assert!(ts >= 10, "only {ts} printk-timestamped lines");
+    eprintln!("QEMU boot to login: {:.2}s", took.as_secs_f64());
+}
+
+/// Lines that start with a printk timestamp `[    1.234567]`.
+fn regex_like_printk(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            let l = l.trim_start_matches('\r');
+            l.starts_with('[')
+                && l.find(']').is_some_and(|i| {
+                    let inner = l[1..i].trim();
+                    inner.contains('.') && inner.chars().all(|c| c.is_ascii_digit() || c == '.')
+                })
+        })
+        .count()
+}
