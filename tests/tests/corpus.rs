@@ -485,3 +485,41 @@ fn unknown_text_degrades_to_warnings() {
     assert!(!b.complete);
     assert!(b.warnings.iter().any(|w| w.contains("ready marker")));
 }
+
+#[test]
+fn qemu_reference_board_capture() {
+    let b = &boots("qemu/qemu-arm64-boot.log", "qemu-arm64")[0];
+    assert!(b.complete);
+    assert_eq!(
+        ids(b),
+        [StageId::Uboot, StageId::Kernel, StageId::Userspace]
+    );
+    assert_eq!(b.stage(StageId::Uboot).unwrap().line, Some(3));
+    assert_eq!(comp(b, "uboot"), "2023.01");
+    assert_eq!(comp(b, "kernel"), "6.1.0-57-cloud-arm64");
+    assert_eq!(line_of(b, "autoboot"), 14);
+    assert_eq!(line_of(b, "starting_kernel"), 59);
+    assert_eq!(line_of(b, "linux_booting"), 61);
+    // The bootstage report: 13 records announced, reset .. start_kernel printed.
+    assert_eq!(b.bootstage.first().unwrap().name, "reset");
+    let last = b.bootstage.last().unwrap();
+    assert_eq!(
+        (last.name.as_str(), last.mark_us),
+        ("start_kernel", 1_147_570)
+    );
+    assert_eq!(b.bootstage.len(), 11);
+    let acc: Vec<(&str, u64)> = b
+        .bootstage_accumulated
+        .iter()
+        .map(|a| (a.name.as_str(), a.us))
+        .collect();
+    assert_eq!(acc, [("dm_f", 12_151), ("dm_r", 34_218)]);
+    let k = b.kernel.as_ref().unwrap();
+    assert_eq!(k.last_ts_s, Some(1.483848));
+    assert!(b
+        .marks
+        .iter()
+        .any(|m| m.kind == "run_init" && m.line == 269));
+    assert_eq!(b.login_prompt.as_deref(), Some("perfguide-qemu login:"));
+    assert_eq!(line_of(b, "ready"), 273);
+}
