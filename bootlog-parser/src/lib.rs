@@ -30,4 +30,4 @@ pub mod uboot;
 
 pub use board::BoardProfile;
 pub use model::{Boot, Clock, Stage, StageId};
-pub use timeline::{parse_bytes, Parser};
+pub use timeline::{parse_bytes, parse_power_on_capture, Parser};

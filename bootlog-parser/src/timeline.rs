@@ -39,6 +39,8 @@ struct State {
     pending_origin: Option<f64>,
     last_scale: HostScale,
     long_lines_seen: usize,
+    /// The capture's host clock starts at power-on (perfguide's own captures).
+    power_on: bool,
 }
 
 struct OpenStage {
@@ -103,8 +105,17 @@ impl Parser {
                 pending_origin: None,
                 last_scale: HostScale::Relative,
                 long_lines_seen: 0,
+                power_on: false,
             },
         }
+    }
+
+    /// Declares that host time 0 is power-on (true of `perfguide boot-loop` captures): the
+    /// time from power-on to the first line that opens a stage is then reported as the `rom`
+    /// stage (boot ROM and whatever runs before the first console output).
+    pub fn power_on_origin(mut self, yes: bool) -> Self {
+        self.state.power_on = yes;
+        self
     }
 
     /// Consumes a chunk of console bytes.
@@ -132,6 +143,14 @@ impl Parser {
 /// Parses a whole log.
 pub fn parse_bytes(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot> {
     let mut p = Parser::new(profile);
+    p.feed(bytes);
+    p.finish()
+}
+
+/// Parses a capture whose host clock starts at power-on (a `cycle-NNNN.log` of a boot loop):
+/// see [`Parser::power_on_origin`].
+pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot> {
+    let mut p = Parser::new(profile).power_on_origin(true);
     p.feed(bytes);
     p.finish()
 }
@@ -847,8 +866,11 @@ impl State {
         if self.cur.bootstage.is_some() {
             self.close_bootstage();
         }
-        let b = std::mem::take(&mut self.cur);
+        let mut b = std::mem::take(&mut self.cur);
         if b.started {
+            if self.power_on && self.next_index == 0 {
+                b.add_pre_console_stage();
+            }
             let boot = b.finish(self.next_index);
             self.next_index += 1;
             self.done.push_back(boot);
@@ -860,6 +882,39 @@ impl State {
 }
 
 impl Builder {
+    /// Adds `rom` from power-on (host 0) to the first stage, when the host clock tells.
+    fn add_pre_console_stage(&mut self) {
+        let Some(first) = self.stages.first() else {
+            return;
+        };
+        let first_host = first.host;
+        if first.id <= StageId::Rom
+            || self.scale != Some(HostScale::Relative)
+            || self.origin != Some(0.0)
+            || first_host.is_none_or(|h| h <= 0.0)
+        {
+            return;
+        }
+        self.stages.insert(
+            0,
+            OpenStage {
+                id: StageId::Rom,
+                line: 0,
+                host: Some(0.0),
+                bytes: 0,
+            },
+        );
+        self.boot.marks.insert(
+            0,
+            Mark {
+                kind: "power_on".into(),
+                line: 0,
+                host_s: Some(0.0),
+                target_s: None,
+            },
+        );
+    }
+
     /// A host time relative to this boot's origin.
     fn rel(&self, abs: f64) -> Option<f64> {
         Some(round6(abs - self.origin?))
@@ -884,7 +939,7 @@ impl Builder {
                 end_s: None,
                 duration_s: None,
                 clock: Clock::Host,
-                line: Some(s.line),
+                line: (s.line > 0).then_some(s.line),
                 console_bytes: Some(s.bytes),
             };
             if hosted {
@@ -1006,6 +1061,19 @@ mod tests {
         assert_eq!(b.stage(StageId::Userspace).unwrap().duration_s, Some(1.0));
         assert_eq!(b.printk_offset_s, Some(2.5));
         assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(1.4));
+    }
+
+    #[test]
+    fn power_on_captures_report_the_pre_console_time_as_rom() {
+        let log = "[0.000000 0.000000] \n[0.300000 0.300000] U-Boot 2024.01 (x)\n[1.000000 0.7] Starting kernel ...\n";
+        let b = &parse_power_on_capture(log.as_bytes(), &BoardProfile::generic())[0];
+        let rom = b.stage(StageId::Rom).unwrap();
+        assert_eq!(
+            (rom.start_s, rom.end_s, rom.duration_s, rom.line),
+            (Some(0.0), Some(0.3), Some(0.3), None)
+        );
+        // Without the declaration the origin is unknown: no rom stage.
+        assert!(parse(log).first().unwrap().stage(StageId::Rom).is_none());
     }
 
     #[test]

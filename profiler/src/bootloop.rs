@@ -231,10 +231,10 @@ pub fn match_text(bytes: &[u8]) -> String {
     out.trim_start().to_string()
 }
 
-/// Parses one cycle's capture into boots with `bootlog_parser::parse_bytes` (the raw capture
+/// Parses one cycle's capture into boots (power-on origin: the raw capture
 /// is grabserial `-t` format, which the parser reads as a host clock).
 pub fn parse_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot> {
-    bootlog_parser::parse_bytes(bytes, profile)
+    bootlog_parser::parse_power_on_capture(bytes, profile)
 }
 
 /// How one cycle ended.

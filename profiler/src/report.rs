@@ -54,10 +54,11 @@ impl Guide {
             path: mpath.display().to_string(),
             message: e.to_string(),
         })?;
-        let manifest: RunManifest = serde_json::from_str(&text).map_err(|e| ReportError::Manifest {
-            path: mpath.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let manifest: RunManifest =
+            serde_json::from_str(&text).map_err(|e| ReportError::Manifest {
+                path: mpath.display().to_string(),
+                message: e.to_string(),
+            })?;
         let records = load_records(&dir.join("boots.jsonl"), false)?;
         Ok(Self::from_records(manifest, &records))
     }
@@ -85,7 +86,14 @@ impl Guide {
                 )),
             }
         }
-        Guide { schema: SUMMARY_SCHEMA, manifest, cycles: records.len(), failed, stats: c.stats(), components }
+        Guide {
+            schema: SUMMARY_SCHEMA,
+            manifest,
+            cycles: records.len(),
+            failed,
+            stats: c.stats(),
+            components,
+        }
     }
 
     /// The guide as Markdown.
@@ -110,7 +118,10 @@ impl Guide {
             "Seconds over {} successful cycles, `mean (min, max)`; each stage runs from the line that announces it to the line that announces the next, on the host clock of the capture.\n",
             self.stats.boots
         );
-        let _ = writeln!(s, "| Stage | Time (s) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|");
+        let _ = writeln!(
+            s,
+            "| Stage | Time (s) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|"
+        );
         for (id, v) in &self.stats.stages {
             row(&mut s, id.as_str(), v, 3, 1.0);
         }
@@ -119,7 +130,10 @@ impl Guide {
         }
         if !self.stats.bootstage_mark_us.is_empty() {
             let _ = writeln!(s, "\n## U-Boot bootstage\n\nMarks in milliseconds since reset (U-Boot's timer), `mean (min, max)`.\n");
-            let _ = writeln!(s, "| Record | Mark (ms) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|");
+            let _ = writeln!(
+                s,
+                "| Record | Mark (ms) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|"
+            );
             let mut v: Vec<_> = self.stats.bootstage_mark_us.iter().collect();
             v.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean));
             for (k, sm) in v {
@@ -127,8 +141,14 @@ impl Guide {
             }
         }
         if !self.stats.sbl_us.is_empty() {
-            let _ = writeln!(s, "\n## SBL profile\n\nMicroseconds per step (`run:step`).\n");
-            let _ = writeln!(s, "| Step | Time (µs) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|");
+            let _ = writeln!(
+                s,
+                "\n## SBL profile\n\nMicroseconds per step (`run:step`).\n"
+            );
+            let _ = writeln!(
+                s,
+                "| Step | Time (µs) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|"
+            );
             for (k, sm) in &self.stats.sbl_us {
                 row(&mut s, k, sm, 0, 1.0);
             }
@@ -148,7 +168,10 @@ impl Guide {
             }
         }
         if !m.images.is_empty() {
-            let _ = writeln!(s, "\n## Images\n\n| Role | File | Bytes | SHA-256 |\n|---|---|---|---|");
+            let _ = writeln!(
+                s,
+                "\n## Images\n\n| Role | File | Bytes | SHA-256 |\n|---|---|---|---|"
+            );
             for i in &m.images {
                 let _ = writeln!(
                     s,
@@ -172,7 +195,15 @@ impl Guide {
 
 fn row(s: &mut String, name: &str, v: &Summary, decimals: usize, scale: f64) {
     let sc = |x: f64| x * scale;
-    let scaled = Summary { mean: sc(v.mean), min: sc(v.min), max: sc(v.max), median: sc(v.median), p95: sc(v.p95), stddev: sc(v.stddev), n: v.n };
+    let scaled = Summary {
+        mean: sc(v.mean),
+        min: sc(v.min),
+        max: sc(v.max),
+        median: sc(v.median),
+        p95: sc(v.p95),
+        stddev: sc(v.stddev),
+        n: v.n,
+    };
     let _ = writeln!(
         s,
         "| {} | {} | {:.d$} | {:.d$} | {:.d$} | {} |",

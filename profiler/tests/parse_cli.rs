@@ -18,7 +18,11 @@ fn json_contract_keys_and_values() {
         .arg(corpus("B_sbl/mcupsdk-am62x-sbl-ospi-linux-multistage.log"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["schema"], "perfguide/boot-log/v1");
     let b = &v["boots"][0];
@@ -27,7 +31,10 @@ fn json_contract_keys_and_values() {
     assert_eq!(b["sbl_total_us"], serde_json::json!([61628, 77797]));
     assert_eq!(b["components"]["uboot_spl"], "2023.04-ga3595f1e3e");
     assert_eq!(b["components"]["sysfw"], "9.0.5--v09.00.05 (Kool Koala)");
-    assert_eq!(b["sbl_profile"][0], serde_json::json!({"run": 0, "name": "System_init", "duration_us": 6411}));
+    assert_eq!(
+        b["sbl_profile"][0],
+        serde_json::json!({"run": 0, "name": "System_init", "duration_us": 6411})
+    );
     assert_eq!(b["login_prompt"], "am62xx-evm login:");
     let stage = &b["stages"][0];
     assert_eq!(stage["id"], "sbl");
@@ -39,13 +46,18 @@ fn json_contract_keys_and_values() {
 fn json_stages_on_host_clock_and_stats() {
     let out = bin()
         .args(["parse", "-f", "json"])
-        .arg(corpus("H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log"))
+        .arg(corpus(
+            "H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log",
+        ))
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["boots"].as_array().unwrap().len(), 2);
     let u = &v["boots"][0]["stages"][1];
-    assert_eq!((u["id"].as_str(), u["clock"].as_str()), (Some("uboot"), Some("host")));
+    assert_eq!(
+        (u["id"].as_str(), u["clock"].as_str()),
+        (Some("uboot"), Some("host"))
+    );
     assert_eq!(u["start_s"], 0.436696);
     assert_eq!(u["end_s"], 1.974911);
     assert_eq!(v["stats"]["boots"], 2);
@@ -59,24 +71,39 @@ fn table_from_stdin() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let log = std::fs::read(corpus("C_am335x/bbb-uboot2013.04-angstrom-3.8.13-wrapped-80col.log")).unwrap();
+    let log = std::fs::read(corpus(
+        "C_am335x/bbb-uboot2013.04-angstrom-3.8.13-wrapped-80col.log",
+    ))
+    .unwrap();
     child.stdin.take().unwrap().write_all(&log).unwrap();
     let out = child.wait_with_output().unwrap();
     let s = String::from_utf8(out.stdout).unwrap();
-    assert!(s.contains("complete") && s.contains("uboot") && s.contains("beaglebone login:"), "{s}");
+    assert!(
+        s.contains("complete") && s.contains("uboot") && s.contains("beaglebone login:"),
+        "{s}"
+    );
 }
 
 #[test]
 fn missing_file_is_a_clear_error() {
-    let out = bin().args(["parse", "/nonexistent/boot.log"]).output().unwrap();
+    let out = bin()
+        .args(["parse", "/nonexistent/boot.log"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("/nonexistent/boot.log") && !e.contains("panicked"), "{e}");
+    assert!(
+        e.contains("/nonexistent/boot.log") && !e.contains("panicked"),
+        "{e}"
+    );
 }
 
 #[test]
 fn unknown_board_lists_the_known_ones() {
-    let out = bin().args(["parse", "--board", "nope", "x"]).output().unwrap();
+    let out = bin()
+        .args(["parse", "--board", "nope", "x"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("j721e-evm"));
 }
@@ -86,7 +113,13 @@ fn bad_board_file_names_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("b.toml");
     std::fs::write(&f, "name = \"b\"\nstages = [\"nonsense\"]\n").unwrap();
-    let out = bin().arg("parse").arg("--board-file").arg(&f).arg(corpus("X_other/andes-ae350-riscv-falcon-opensbi.log")).output().unwrap();
+    let out = bin()
+        .arg("parse")
+        .arg("--board-file")
+        .arg(&f)
+        .arg(corpus("X_other/andes-ae350-riscv-falcon-opensbi.log"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("b.toml") && e.contains("line 2"), "{e}");
@@ -95,15 +128,25 @@ fn bad_board_file_names_the_line() {
 #[test]
 fn run_directory_cycles_are_parsed_in_order_with_stats() {
     let dir = tempfile::tempdir().unwrap();
-    let log = std::fs::read(corpus("H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log")).unwrap();
+    let log = std::fs::read(corpus(
+        "H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log",
+    ))
+    .unwrap();
     for i in 0..3 {
         std::fs::write(dir.path().join(format!("cycle-{i:04}.log")), &log).unwrap();
     }
-    let out = bin().args(["parse", "-f", "json"]).arg(dir.path()).output().unwrap();
+    let out = bin()
+        .args(["parse", "-f", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let boots = v["boots"].as_array().unwrap();
     assert_eq!(boots.len(), 6);
-    assert!(boots[5]["source"].as_str().unwrap().ends_with("cycle-0002.log"));
+    assert!(boots[5]["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("cycle-0002.log"));
     assert_eq!(boots[5]["index"], 5);
     assert_eq!(v["stats"]["complete"], 6);
 }

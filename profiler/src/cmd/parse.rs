@@ -98,7 +98,12 @@ pub fn parse_stream(
     } else {
         Box::new(File::open(path).with_context(|| format!("opening {}", path.display()))?)
     };
-    let mut p = Parser::new(profile);
+    // A boot loop's cycle log starts its clock at power-on.
+    let power_on = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("cycle-") && n.ends_with(".log"));
+    let mut p = Parser::new(profile).power_on_origin(power_on);
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = match reader.read(&mut buf) {

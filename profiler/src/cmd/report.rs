@@ -34,7 +34,11 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         let summary = a.run.join("summary.json");
         std::fs::write(&summary, serde_json::to_string_pretty(&g)?)
             .with_context(|| format!("writing {}", summary.display()))?;
-        eprintln!("perfguide: wrote {} and {}", out.display(), summary.display());
+        eprintln!(
+            "perfguide: wrote {} and {}",
+            out.display(),
+            summary.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
