@@ -96,53 +96,45 @@ const DEFAULT_CYCLES: u32 = 5;
 const DEFAULT_TIMEOUT_S: f64 = 120.0;
 
 fn cache_dir(a: &BootLoopArgs) -> PathBuf {
-    if let Some(c) = &a.cache {
-        return c.clone();
-    }
-    // Same rule as `perfguide image build`.
-    let non_empty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(d) = non_empty("PERFGUIDE_CACHE") {
-        return PathBuf::from(d);
-    }
-    if let Some(d) = non_empty("XDG_CACHE_HOME") {
-        return PathBuf::from(d).join("perfguide");
-    }
-    let home = non_empty("HOME").unwrap_or_else(|| "/root".into());
-    PathBuf::from(home).join(".cache").join("perfguide")
+    a.cache.clone().unwrap_or_else(crate::image::cache_dir)
 }
 
-/// Image files of a QEMU board: `--image` values over the built image in the cache
-/// (`<cache>/images/<board>/{u-boot.bin,disk.img,image.json}`, used when its `image.json`
-/// exists).
+/// Image files of a board: `--image` values over, for a QEMU board, the image that
+/// `perfguide image build` left in the cache (u-boot.bin, disk.img, image.json).
 fn image_files(
     board: &str,
     a: &BootLoopArgs,
     qemu: bool,
 ) -> anyhow::Result<BTreeMap<String, PathBuf>> {
-    let mut files = BTreeMap::new();
-    let dir = cache_dir(a).join("images").join(board);
-    if qemu && dir.join("image.json").exists() {
-        for (role, name) in [
-            ("u_boot", "u-boot.bin"),
-            ("disk", "disk.img"),
-            ("manifest", "image.json"),
-        ] {
-            files.insert(role.to_string(), dir.join(name));
-        }
-    }
+    let mut given = BTreeMap::new();
     for spec in &a.images {
         let Some((role, path)) = spec.split_once('=') else {
             bail!("--image {spec:?}: expected ROLE=PATH, e.g. disk=/srv/images/disk.img");
         };
-        files.insert(role.to_string(), PathBuf::from(path));
+        given.insert(role.to_string(), PathBuf::from(path));
     }
+    let mut files = BTreeMap::new();
+    if qemu {
+        match crate::image::built_image(board, &cache_dir(a)) {
+            Ok(img) => {
+                files.insert("u_boot".to_string(), img.u_boot);
+                files.insert("disk".to_string(), img.disk);
+                files.insert("manifest".to_string(), img.manifest);
+            }
+            // Both boot files given by hand: no built image needed.
+            Err(_) if given.contains_key("u_boot") && given.contains_key("disk") => {}
+            Err(e) => {
+                return Err(e.context(format!(
+                    "board {board} boots the image of `perfguide image build` (or pass \
+                     --image u_boot=PATH --image disk=PATH)"
+                )))
+            }
+        }
+    }
+    files.extend(given);
     for (role, p) in &files {
         if !p.exists() {
-            bail!(
-                "image file {role} = {} is missing (rebuild with `perfguide image build --board \
-                 {board}`, or pass --image {role}=PATH)",
-                p.display()
-            );
+            bail!("image file {role} = {}: no such file", p.display());
         }
     }
     Ok(files)
@@ -248,18 +240,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     let mut opts = LoopOptions::for_profile(&profile, Duration::from_secs_f64(timeout_s))?;
     opts.echo = a.show_console;
 
-    let mut target = Target::from_profile(&profile, &files).map_err(|e| {
-        let mut e = anyhow::Error::new(e);
-        if power_is_qemu && !files.contains_key("u_boot") {
-            e = e.context(format!(
-                "no built image for board {b} in {dir} (run `perfguide image build --board {b}` \
-                 first, or pass --image u_boot=PATH --image disk=PATH)",
-                b = profile.name,
-                dir = cache_dir(&a).join("images").join(&profile.name).display()
-            ));
-        }
-        e
-    })?;
+    let mut target = Target::from_profile(&profile, &files)?;
     let images = hash_images(&files)?;
 
     let mut run = if a.resume {
