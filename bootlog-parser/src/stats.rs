@@ -77,6 +77,8 @@ pub struct BootStats {
     pub complete: usize,
     /// Per stage duration, seconds, in boot order.
     pub stages: Vec<(StageId, Summary)>,
+    /// Per stage, console bytes printed (what the console costs at a given baud rate).
+    pub console_bytes: Vec<(StageId, Summary)>,
     /// Total: from the first stage's start to the ready marker, seconds (host clock only).
     pub total_s: Option<Summary>,
     /// Per bootstage record, its mark in µs.
@@ -93,6 +95,7 @@ pub struct Collector {
     boots: usize,
     complete: usize,
     stages: BTreeMap<StageId, Vec<f64>>,
+    console: BTreeMap<StageId, Vec<f64>>,
     total: Vec<f64>,
     bootstage: BTreeMap<String, Vec<f64>>,
     sbl: BTreeMap<String, Vec<f64>>,
@@ -112,6 +115,9 @@ impl Collector {
         for s in &b.stages {
             if let Some(d) = s.duration_s {
                 self.stages.entry(s.id).or_default().push(d);
+            }
+            if let Some(c) = s.console_bytes {
+                self.console.entry(s.id).or_default().push(c as f64);
             }
         }
         if let Some(t) = total_s(b) {
@@ -158,6 +164,11 @@ impl Collector {
             complete: self.complete,
             stages: self
                 .stages
+                .iter()
+                .filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s)))
+                .collect(),
+            console_bytes: self
+                .console
                 .iter()
                 .filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s)))
                 .collect(),
