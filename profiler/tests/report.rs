@@ -1,0 +1,114 @@
+//! `perfguide report` on a run directory built from a real grabserial capture (Amarula Vyasa
+//! RK3288, tests/corpus/H_grabserial_lava): the stage table, failed cycles, escaping.
+
+use perfguide::run::{
+    CycleRecord, Failure, FailureReason, HostInfo, HostTiming, RunDir, RunManifest, ToolInfo,
+    RUN_SCHEMA,
+};
+use std::process::Command;
+
+fn manifest() -> RunManifest {
+    RunManifest {
+        schema: RUN_SCHEMA.into(),
+        board: "vyasa|<b>".into(),
+        board_source: "builtin".into(),
+        board_profile: String::new(),
+        images: vec![],
+        host: HostInfo::current(),
+        tool: ToolInfo::default(),
+        started: "2026-11-30T00:00:00+00:00".into(),
+        args: vec![],
+        cycles: 3,
+        timeout_s: 60.0,
+        power: "command".into(),
+        console: "pty".into(),
+        resumes: vec![],
+    }
+}
+
+#[test]
+fn guide_from_a_run_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let log = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/corpus/H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log"
+    ))
+    .unwrap();
+    let boots = bootlog_parser::parse_bytes(&log, &bootlog_parser::BoardProfile::generic());
+    let mut rd = RunDir::create(&run, manifest()).unwrap();
+    rd.append(CycleRecord::new(
+        1,
+        boots[0].clone(),
+        HostTiming::default(),
+        None,
+    ))
+    .unwrap();
+    rd.append(CycleRecord::new(
+        2,
+        boots[1].clone(),
+        HostTiming::default(),
+        None,
+    ))
+    .unwrap();
+    let fail = Failure {
+        reason: FailureReason::Timeout,
+        detail: "no `login:` in 60 s | <script>".into(),
+    };
+    rd.append(CycleRecord::new(
+        3,
+        boots[1].clone(),
+        HostTiming::default(),
+        Some(fail),
+    ))
+    .unwrap();
+    drop(rd);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .arg("report")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = std::fs::read_to_string(run.join("guide.md")).unwrap();
+    // Two successful cycles: U-Boot only in the first (the second is a falcon boot).
+    assert!(
+        md.contains("| uboot | 1.538 (min 1.538, max 1.538) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| a-spl | 1.157 (min 0.435, max 1.878) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Total (to the ready prompt) | 4.655 (min 2.586, max 6.724) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 3 | timeout: no \\`login:\\` in 60 s \\| \\<script\\> |"),
+        "{md}"
+    );
+    assert!(md.contains("# Performance Guide: vyasa\\|\\<b\\>"), "{md}");
+    assert!(md.contains("| uboot_tpl | 2017.09-rc2-13373-g2cffd0d-dirty |"));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["schema"], "perfguide/summary/v1");
+    assert_eq!(summary["stats"]["boots"], 2);
+    assert_eq!(summary["failed"][0][0], 3);
+}
+
+#[test]
+fn missing_run_json_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .arg("report")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run.json"));
+}
