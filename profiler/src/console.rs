@@ -208,6 +208,8 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                     break None;
                 }
                 match r.read(&mut buf) {
+                    // A close we asked for (power-off, shutdown) is not news.
+                    Ok(0) if stop.load(Ordering::Relaxed) => break None,
                     Ok(0) => break Some(on_eof()),
                     Ok(n) => {
                         let at = Instant::now();
@@ -469,7 +471,13 @@ pub(crate) fn own_process_group(c: &mut std::process::Command) {
     // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches no memory of the parent.
     unsafe {
         c.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
             Ok(())
         });
     }
