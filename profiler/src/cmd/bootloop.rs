@@ -67,7 +67,7 @@ pub struct BootLoopArgs {
     /// A board profile file (TOML, same keys as images/boards/*.toml); wins over --board.
     #[arg(long, value_name = "PATH")]
     pub board_file: Option<PathBuf>,
-    /// Power cycles to run (with --resume: the run's total, default the run's).
+    /// Power cycles to run [default: 5] (with --resume: the run's total, default the run's).
     #[arg(long, short = 'n')]
     pub cycles: Option<u32>,
     /// Run directory (created). Default: runs/<board>-<date>-<time>.
@@ -76,7 +76,8 @@ pub struct BootLoopArgs {
     /// Continue the run in --out: keep completed cycles, redo the one that was cut short.
     #[arg(long)]
     pub resume: bool,
-    /// Seconds from power-on to the ready pattern before a cycle counts as timed out.
+    /// Seconds from power-on to the ready pattern before a cycle counts as timed out
+    /// [default: 120] (with --resume: the run's).
     #[arg(long, value_name = "S")]
     pub timeout: Option<f64>,
     /// Image cache of `perfguide image build` (QEMU boards). Default: $PERFGUIDE_CACHE, else
@@ -87,7 +88,7 @@ pub struct BootLoopArgs {
     /// also fills the `{ROLE}` placeholder of [qemu] args (e.g. u_boot=..., disk=...).
     #[arg(long = "image", value_name = "ROLE=PATH")]
     pub images: Vec<String>,
-    /// Print console lines on stderr as they arrive.
+    /// Print console lines on stderr as they arrive (instead of the progress bar).
     #[arg(long)]
     pub show_console: bool,
 }
@@ -325,7 +326,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         target.console.describe()
     );
     let done_before = run.records().len() as u64;
-    let tty = std::io::stderr().is_terminal();
+    let tty = std::io::stderr().is_terminal() && !a.show_console;
     let pb = ProgressBar::with_draw_target(Some(u64::from(cycles)), ProgressDrawTarget::hidden());
     if tty {
         pb.set_style(
