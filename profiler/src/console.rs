@@ -408,8 +408,14 @@ impl StreamConsole {
                     command: quote_argv(argv),
                     source,
                 };
+                let Some((prog, args)) = argv.split_first() else {
+                    return Err(err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "empty argv",
+                    )));
+                };
                 let (stdin_r, stdin_w) = os_pipe::pipe().map_err(err)?;
-                let h = duct::cmd(&argv[0], &argv[1..])
+                let h = duct::cmd(prog, args)
                     .stdin_file(stdin_r)
                     .unchecked()
                     .before_spawn(|c| {
@@ -619,6 +625,12 @@ mod tests {
         }
         assert_eq!(got, b"again\n");
         server.join().unwrap();
+    }
+
+    #[test]
+    fn empty_command_is_an_error() {
+        let e = StreamConsole::command(&[]).err().expect("error");
+        assert!(e.to_string().contains("empty argv"), "{e}");
     }
 
     #[test]

@@ -435,7 +435,13 @@ impl PowerDriver for QemuPower {
         };
         let (stdin_r, stdin_w) = os_pipe::pipe().map_err(spawn_err)?;
         let (err_r, err_w) = os_pipe::pipe().map_err(spawn_err)?;
-        let handle = duct::cmd(&self.argv[0], &self.argv[1..])
+        let Some((prog, args)) = self.argv.split_first() else {
+            return Err(spawn_err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "empty QEMU command line",
+            )));
+        };
+        let handle = duct::cmd(prog, args)
             .stdin_file(stdin_r)
             .stderr_file(err_w)
             .unchecked()
