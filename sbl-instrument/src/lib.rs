@@ -13,6 +13,8 @@
 //! No function here panics on malformed input: every error is an [`Error`] that names the
 //! structure and the file offset.
 
+#![warn(missing_docs)]
+
 pub mod appimage;
 pub mod boardcfg;
 mod bytes;
