@@ -69,7 +69,11 @@ fn qemu_boot_loop_three_cycles() {
         let ids: Vec<&str> = stages.iter().map(|s| s["id"].as_str().unwrap()).collect();
         // `rom`: power-on to the first console line (QEMU start, U-Boot before its console).
         assert_eq!(ids, ["rom", "uboot", "kernel", "userspace"], "{r}");
-        assert_eq!(stages[0]["start_s"].as_f64(), Some(0.0), "t = 0 is power-on");
+        assert_eq!(
+            stages[0]["start_s"].as_f64(),
+            Some(0.0),
+            "t = 0 is power-on"
+        );
         let mut prev_end = 0.0;
         for s in stages {
             let (start, end) = (s["start_s"].as_f64().unwrap(), s["end_s"].as_f64().unwrap());
