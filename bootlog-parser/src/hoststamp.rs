@@ -80,7 +80,7 @@ fn clock_time(i: &str) -> IResult<&str, f64> {
         two,
         opt(tuple((char('.'), digit1))),
     ))(i)?;
-    let fr = f.map(|(_, d)| num(&format!("0.{d}"))).unwrap_or(0.0);
+    let fr = f.map(|(_, d)| crate::linux::fraction(d)).unwrap_or(0.0);
     Ok((i, (h * 3600 + m * 60 + s) as f64 + fr))
 }
 

@@ -105,7 +105,7 @@ impl LineSplitter {
 }
 
 fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == a || c == b)
+    memchr::memchr2(a, b, hay)
 }
 
 /// Whether a line is plain printable text that needs no cleaning.

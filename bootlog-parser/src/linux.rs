@@ -21,7 +21,7 @@ fn stamp(i: &str) -> IResult<&str, f64> {
     let (i, (_, _, s, _, us, _)) =
         tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
     let whole: u64 = s.parse().unwrap_or(0);
-    let frac: f64 = format!("0.{us}").parse().unwrap_or(0.0);
+    let frac = fraction(us);
     Ok((i, whole as f64 + frac))
 }
 
@@ -34,6 +34,22 @@ fn caller(i: &str) -> IResult<&str, ()> {
         char(']'),
     ))(i)?;
     Ok((i, ()))
+}
+
+/// `0.<digits>` as an f64, exactly as `format!("0.{digits}").parse()` (0.0 when that fails),
+/// without allocating for the usual short fractions: this runs once per printk line.
+pub(crate) fn fraction(digits: &str) -> f64 {
+    let mut buf = [0u8; 40];
+    let n = digits.len() + 2;
+    if n > buf.len() {
+        return format!("0.{digits}").parse().unwrap_or(0.0);
+    }
+    buf[..2].copy_from_slice(b"0.");
+    buf[2..n].copy_from_slice(digits.as_bytes());
+    std::str::from_utf8(&buf[..n])
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// Parses `[    1.962102] msg` (also with a `[    T1]` caller id).
@@ -146,6 +162,23 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fraction_matches_format_and_parse() {
+        let long = "1".repeat(60);
+        for d in [
+            "0",
+            "000000",
+            "962102",
+            "5",
+            "123456789012345678901234567",
+            &long,
+            "",
+        ] {
+            let want: f64 = format!("0.{d}").parse().unwrap_or(0.0);
+            assert_eq!(fraction(d).to_bits(), want.to_bits(), "{d:?}");
+        }
+    }
 
     #[test]
     fn printk_stamps() {

@@ -1,5 +1,8 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
+
 /// A SYSFW line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SysfwLine<'a> {
@@ -35,7 +38,12 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("DMSC ABI revision") {
         return Some(SysfwLine::DmscAbi(r.trim()));
     }
-    if t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config")
+    // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
+    static OARD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("oard"));
+    if OARD.find(t.as_bytes()).is_some()
+        && (t.contains("Board Configuration")
+            || t.contains("BoardConfig")
+            || t.contains("board config"))
     {
         return Some(SysfwLine::BoardConfig(t.trim_end()));
     }

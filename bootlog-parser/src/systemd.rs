@@ -1,6 +1,7 @@
 //! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
 //! status lines, and `systemd-analyze blame` / `critical-chain` output.
 
+use memchr::memmem::Finder;
 use nom::{
     branch::alt,
     bytes::complete::tag,
@@ -10,6 +11,7 @@ use nom::{
     sequence::{terminated, tuple},
     IResult,
 };
+use std::sync::LazyLock;
 
 /// One `<number><unit>` part of a systemd time span.
 fn span_part(i: &str) -> IResult<&str, f64> {
@@ -138,12 +140,20 @@ pub fn line(t: &str) -> Option<SystemdLine<'_>> {
             is_unit(unit).then_some(SystemdLine::Blame(unit, d))
         }
         _ => {
-            if let Some((unit, r)) = t.split_once(" reached after ") {
+            // Most lines reaching here are ordinary kernel messages: find the needles with
+            // prebuilt SIMD searchers (first match, as `split_once`), and skip the tree
+            // stripping when the line holds no `@` at all (`s` below is a suffix of `t`).
+            const REACHED: &str = " reached after ";
+            static REACHED_FINDER: LazyLock<Finder<'static>> =
+                LazyLock::new(|| Finder::new(REACHED));
+            if let Some(i) = REACHED_FINDER.find(t.as_bytes()) {
+                let (unit, r) = (&t[..i], &t[i + REACHED.len()..]);
                 if is_unit(unit.trim()) {
                     let (_, v) = span(r).ok()?;
                     return Some(SystemdLine::Reached(unit.trim(), v));
                 }
             }
+            memchr::memchr(b'@', t.as_bytes())?;
             let s = strip_tree(t);
             let (unit, r) = s.split_once(" @")?;
             if !is_unit(unit) {

@@ -1,6 +1,7 @@
 //! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
+use memchr::memmem::Finder;
 use nom::{
     branch::alt,
     bytes::complete::{tag, take_till1},
@@ -10,6 +11,7 @@ use nom::{
     sequence::{pair, tuple},
     IResult,
 };
+use std::sync::LazyLock;
 
 /// Which U-Boot phase printed a banner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,18 +105,26 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
                 None
             }
         }
-        b'H' | b'P' if t.contains("autoboot") => Some(UbootLine::Autoboot),
+        b'H' | b'P' if has_autoboot(t) => Some(UbootLine::Autoboot),
         b'M' if is_columns(t) => Some(UbootLine::BootstageColumns),
         b'A' if t.trim_end() == "Accumulated time:" => Some(UbootLine::AccumulatedHeader),
         b'#' if t.starts_with("### ERROR ###") => Some(UbootLine::Error(t.trim_end())),
         _ => {
-            if t.contains("to stop autoboot") || t.contains("to abort autoboot") {
+            if has_autoboot(t)
+                && (t.contains("to stop autoboot") || t.contains("to abort autoboot"))
+            {
                 Some(UbootLine::Autoboot)
             } else {
                 None
             }
         }
     }
+}
+
+/// Whether a line mentions `autoboot` (a prebuilt SIMD searcher: most lines are checked).
+fn has_autoboot(t: &str) -> bool {
+    static F: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("autoboot"));
+    F.find(t.as_bytes()).is_some()
 }
 
 fn is_columns(t: &str) -> bool {
