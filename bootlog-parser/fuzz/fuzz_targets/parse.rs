@@ -8,6 +8,21 @@
 use bootlog_parser::board::BUILTIN;
 use bootlog_parser::{parse_bytes, BoardProfile, Boot, Parser};
 use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+
+/// The built-in profiles and the generic one, loaded once (TOML and regex checks are not what
+/// is being fuzzed).
+fn profiles() -> &'static [BoardProfile] {
+    static P: OnceLock<Vec<BoardProfile>> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut v: Vec<BoardProfile> = BUILTIN
+            .iter()
+            .map(|(name, _)| BoardProfile::builtin(name).expect("built-in profile"))
+            .collect();
+        v.push(BoardProfile::generic());
+        v
+    })
+}
 
 fn json(boots: &[Boot]) -> Vec<String> {
     boots
@@ -21,17 +36,15 @@ fuzz_target!(|data: &[u8]| {
         [p, s, rest @ ..] => (*p, *s, rest),
         _ => (0, 0, data),
     };
-    let profile = match BUILTIN.get(pick as usize % (BUILTIN.len() + 1)) {
-        Some((name, _)) => BoardProfile::builtin(name).expect("built-in profile"),
-        None => BoardProfile::generic(),
-    };
+    let all = profiles();
+    let profile = &all[pick as usize % all.len()];
 
-    let whole = parse_bytes(log, &profile);
+    let whole = parse_bytes(log, profile);
     let whole_json = json(&whole);
 
     // Chunk sizes from a small xorshift seeded by `seed`: 0-byte feeds, 1-byte feeds (a CR
     // and its LF in separate reads) and larger reads all occur.
-    let mut p = Parser::new(&profile);
+    let mut p = Parser::new(profile);
     let mut streamed = Vec::new();
     let mut x = u32::from(seed) | 0x100;
     let mut rest = log;
