@@ -38,7 +38,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Bumped when the recipe changes what it builds from the same inputs.
-const RECIPE_VERSION: &str = "1";
+const RECIPE_VERSION: &str = "2";
+/// Bumped when the U-Boot build changes for the same source, defconfig and fragment.
+const UBOOT_RECIPE_VERSION: &str = "1";
 
 /// The files of a built image.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -466,18 +468,14 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         &format!("download {} arm64 packages (apt-get download)", all.len()),
         || apt::download(&r, &debs_dir, &all),
     )?;
-    let unpack = |p: &apt::Package, deb: &Path, dest: &Path| -> anyhow::Result<()> {
-        let _ = p;
-        apt::extract(&r, deb, dest)
-    };
     let pkg_dir = |p: &apt::Package| work.join("pkgs").join(&p.name);
     let sysroot = work.join("sysroot");
     r.step("unpack packages (dpkg-deb -x)", || {
         for (i, p) in all.iter().enumerate() {
             if res.libs.contains(p) {
-                unpack(p, &debs[i], &sysroot)?;
+                apt::extract(&r, &debs[i], &sysroot)?;
             } else {
-                unpack(p, &debs[i], &pkg_dir(p))?;
+                apt::extract(&r, &debs[i], &pkg_dir(p))?;
             }
         }
         Ok(())
@@ -485,7 +483,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
 
     // U-Boot, cached by its own key.
     let ub_key = KeyBuilder::default()
-        .add("recipe", RECIPE_VERSION)
+        .add("recipe", UBOOT_RECIPE_VERSION)
         .add("source", &res.uboot_source)
         .add("version", &res.uboot_version)
         .add("defconfig", &section.uboot_defconfig)
@@ -584,8 +582,13 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         info.programs.len(),
         info.libraries.len()
     ));
+    // Fixed timestamps: the same inputs give the same bytes.
+    let epoch: i64 = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     r.step("initramfs (cpio newc + zstd)", || {
-        rootfs::pack_initramfs(&r, &root, &boot.join("initrd.img"))
+        rootfs::pack_initramfs(&r, &root, &boot.join("initrd.img"), epoch)
     })?;
 
     // Disk.
@@ -595,11 +598,8 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         disk::extlinux_conf(&opts.board, &cmdline),
     )?;
     let disk_tmp = work.join("disk.img");
-    let epoch: i64 = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
     r.step("disk image (sfdisk + mkfs.ext4 -d)", || {
+        rootfs::set_mtimes(&r, &boot, &rootfs::list_paths(&boot)?, epoch)?;
         disk::build(&r, &boot, &disk_tmp, epoch)
     })?;
 

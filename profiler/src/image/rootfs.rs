@@ -345,10 +345,12 @@ pub fn list_paths(root: &Path) -> anyhow::Result<Vec<String>> {
 }
 
 /// Packs `root` into a newc cpio (owned by root, reproducible) compressed with zstd at `out`.
-pub fn pack_initramfs(r: &Runner, root: &Path, out: &Path) -> anyhow::Result<()> {
+pub fn pack_initramfs(r: &Runner, root: &Path, out: &Path, epoch: i64) -> anyhow::Result<()> {
+    let paths = list_paths(root)?;
+    set_mtimes(r, root, &paths, epoch)?;
     let mut list = String::new();
-    for p in list_paths(root)? {
-        list.push_str(&p);
+    for p in &paths {
+        list.push_str(p);
         list.push('\n');
     }
     let cpio = out.with_extension("cpio");
@@ -365,6 +367,30 @@ pub fn pack_initramfs(r: &Runner, root: &Path, out: &Path) -> anyhow::Result<()>
     )?;
     std::fs::remove_file(&cpio)?;
     Ok(())
+}
+
+/// Sets the modification time of `paths` (relative to `dir`, symlinks themselves included) to
+/// `epoch`, so that archives and file systems made from them do not depend on when they were
+/// built.
+pub fn set_mtimes(r: &Runner, dir: &Path, paths: &[String], epoch: i64) -> anyhow::Result<()> {
+    for chunk in paths.chunks(500) {
+        r.run(
+            Cmd::new("touch")
+                .args(["-h", "-d"])
+                .arg(format!("@{epoch}"))
+                .arg("--")
+                .args(chunk)
+                .dir(dir),
+        )?;
+    }
+    r.run(
+        Cmd::new("touch")
+            .args(["-h", "-d"])
+            .arg(format!("@{epoch}"))
+            .arg("--")
+            .arg(".")
+            .dir(dir),
+    )
 }
 
 #[cfg(test)]
