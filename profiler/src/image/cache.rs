@@ -181,6 +181,21 @@ impl Lock {
         }
         Ok(Self { _file: file })
     }
+
+    /// Blocks until no one holds the lock at `path` exclusively, then holds it shared.
+    pub fn shared(path: &Path) -> anyhow::Result<Self> {
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d)?;
+        }
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open lock {}", path.display()))?;
+        file.lock_shared()?;
+        Ok(Self { _file: file })
+    }
 }
 
 #[cfg(test)]

@@ -257,3 +257,39 @@ impl Cmd {
         e
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_name_the_build_log() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("logs/build.log");
+        let r = Runner::new(&log, true).unwrap();
+        r.run(Cmd::new("sh").args(["-c", "echo hello-from-child"]))
+            .unwrap();
+        let e = r
+            .run(Cmd::new("sh").args(["-c", "echo boom >&2; exit 3"]))
+            .unwrap_err();
+        let msg = format!("{e:#}");
+        assert!(msg.contains(&log.display().to_string()), "{msg}");
+        assert!(msg.contains("boom"), "{msg}");
+        let e = r.run(Cmd::new("perfguide-no-such-program")).unwrap_err();
+        assert!(format!("{e:#}").contains("setup-host.sh"));
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains("hello-from-child"));
+        assert!(text.contains("$ sh -c echo boom"));
+        assert_eq!(
+            r.read(Cmd::new("sh").args(["-c", "printf out; echo err >&2"]))
+                .unwrap(),
+            "out"
+        );
+        let err = r
+            .step("a step", || -> anyhow::Result<()> {
+                anyhow::bail!("inner")
+            })
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("a step failed (build log:"));
+    }
+}

@@ -83,11 +83,17 @@ pub fn built_image(board: &str, cache: &Path) -> anyhow::Result<ImageArtifacts> 
             dir.display()
         );
     }
+    // Waits while a build of this board runs (it holds the lock exclusively).
+    let _lock = Lock::shared(&lock_path(cache, board))?;
     let m = Manifest::load(&a.manifest)?;
     if !m.files_intact(&dir, false) {
         bail!("the image in {} is incomplete ({hint})", dir.display());
     }
     Ok(a)
+}
+
+fn lock_path(cache: &Path, board: &str) -> PathBuf {
+    cache.join("locks").join(format!("image-{board}.lock"))
 }
 
 /// The profile's `[image]` section.
@@ -373,11 +379,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let cache = &opts.cache;
     std::fs::create_dir_all(cache)
         .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;
-    let _lock = Lock::acquire(
-        &cache
-            .join("locks")
-            .join(format!("image-{}.lock", opts.board)),
-    )?;
+    let _lock = Lock::acquire(&lock_path(cache, &opts.board))?;
     let out_dir = image_dir(&opts.board, cache);
     let artifacts = ImageArtifacts::in_dir(&out_dir);
 
@@ -613,7 +615,11 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         })
     };
     let mut files = Vec::new();
-    std::fs::copy(&ub_bin, &artifacts.u_boot)?;
+    // Replaced by rename, never rewritten in place: a QEMU still running from the old
+    // files keeps reading them.
+    let ub_tmp = out_dir.join("u-boot.bin.tmp");
+    std::fs::copy(&ub_bin, &ub_tmp)?;
+    std::fs::rename(&ub_tmp, &artifacts.u_boot)?;
     files.push(entry("u-boot.bin", &artifacts.u_boot)?);
     std::fs::rename(&disk_tmp, &artifacts.disk)?;
     files.push(entry("disk.img", &artifacts.disk)?);
