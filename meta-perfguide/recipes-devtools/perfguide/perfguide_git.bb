@@ -35,7 +35,7 @@ BBCLASSEXTEND = "native"
 # The workspace needs Rust >= 1.80 (rust-version in Cargo.toml; Cargo.lock
 # format 4 needs cargo >= 1.78). oe-core scarthgap ships 1.75: skip the recipe
 # with a clear reason there instead of failing in do_compile.
-PERFGUIDE_MIN_RUST = "1.80"
+PERFGUIDE_MIN_RUST ??= "1.80"
 # nooelint: oelint.task.noanonpython - a parse-time check is the only way to skip the recipe on a too old Rust
 python () {
     rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
