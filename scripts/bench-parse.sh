@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Parse throughput and memory benchmark of `perfguide parse` (issue 2).
+#
+# Builds a log of at least $SIZE_MB MB (default 100) by repeating the corpus logs, then, in the
+# same run and on the same file (page cache warm), measures single-threaded:
+#   - MB/s of `perfguide parse --format json FILE > /dev/null` (release build), best of $RUNS;
+#   - MB/s of `wc -l FILE`, best of $RUNS;
+#   - their ratio (goal: parse >= 25% of wc -l);
+#   - peak RSS of `perfguide parse --format json` on a 10 MB and on the full-size file
+#     (/usr/bin/time -v), to show memory stays flat in the size of the input.
+#
+# Usage: scripts/bench-parse.sh [--no-build]
+# Environment: CORPUS (default ../shared/corpus), SIZE_MB (100), RUNS (3), PERFGUIDE (binary),
+#              BENCH_DIR (target/bench-parse; the generated logs go there, never in the repo).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+corpus=${CORPUS:-$root/../shared/corpus}
+size_mb=${SIZE_MB:-100}
+runs=${RUNS:-3}
+dir=${BENCH_DIR:-$root/target/bench-parse}
+bin=${PERFGUIDE:-$root/target/release/perfguide}
+
+if [[ ${1:-} != --no-build ]]; then
+    cargo build --release -p perfguide >&2
+fi
+[[ -x $bin ]] || { echo "no $bin (build with: cargo build --release -p perfguide)" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+mkdir -p "$dir"
+mapfile -t logs < <(find "$corpus" -name '*.log' -type f | LC_ALL=C sort)
+[[ ${#logs[@]} -gt 0 ]] || { echo "no *.log under $corpus" >&2; exit 1; }
+
+# make_log OUT MB: the corpus logs concatenated, repeated until the file holds >= MB * 10^6 bytes.
+make_log() {
+    local out=$1 want=$(($2 * 1000000))
+    if [[ -f $out && $(stat -c %s "$out") -ge $want ]]; then return; fi
+    cat "${logs[@]}" > "$out.unit"
+    local unit=$(stat -c %s "$out.unit") reps
+    reps=$(((want + unit - 1) / unit))
+    : > "$out.tmp"
+    for ((i = 0; i < reps; i++)); do cat "$out.unit"; done >> "$out.tmp"
+    mv "$out.tmp" "$out"
+    rm -f "$out.unit"
+}
+
+big=$dir/corpus-x${size_mb}MB.log
+small=$dir/corpus-x10MB.log
+make_log "$big" "$size_mb"
+make_log "$small" 10
+bytes=$(stat -c %s "$big")
+lines=$(wc -l < "$big")
+cat "$big" > /dev/null   # warm the page cache
+
+# best_secs CMD...: the fastest wall time of $runs runs, in seconds (stdout to /dev/null).
+best_secs() {
+    local best= t0 t1 d
+    for ((r = 0; r < runs; r++)); do
+        t0=$(date +%s%N)
+        "$@" > /dev/null
+        t1=$(date +%s%N)
+        d=$((t1 - t0))
+        if [[ -z $best || $d -lt $best ]]; then best=$d; fi
+    done
+    awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
+}
+
+# Both are single-threaded processes (perfguide parse reads 1 MiB chunks on one thread).
+parse_s=$(best_secs "$bin" parse --format json "$big")
+wc_s=$(best_secs wc -l "$big")
+
+# peak_rss_kb FILE: maximum resident set size of `perfguide parse --format json FILE`.
+peak_rss_kb() {
+    /usr/bin/time -v "$bin" parse --format json "$1" 2>&1 > /dev/null |
+        awk -F': ' '/Maximum resident set size/ { print $2 }'
+}
+rss_small=$(peak_rss_kb "$small")
+rss_big=$(peak_rss_kb "$big")
+boots=$("$bin" parse --format json "$big" | grep -o '"index":' | wc -l)
+
+awk -v bytes="$bytes" -v lines="$lines" -v ps="$parse_s" -v ws="$wc_s" -v runs="$runs" \
+    -v rs="$rss_small" -v rb="$rss_big" -v ssz="$(stat -c %s "$small")" -v boots="$boots" \
+    -v file="$big" 'BEGIN {
+    mb = bytes / 1e6
+    printf "file:               %s (%.1f MB, %d lines, %d boots)\n", file, mb, lines, boots
+    printf "perfguide parse:    %.3f s  %8.1f MB/s   (--format json > /dev/null, best of %d)\n", ps, mb / ps, runs
+    printf "wc -l:              %.3f s  %8.1f MB/s   (best of %d)\n", ws, mb / ws, runs
+    printf "ratio parse/wc -l:  %.1f%%   (goal >= 25%%)\n", 100 * ws / ps
+    printf "peak RSS parse:     %d KiB on %.1f MB, %d KiB on %.1f MB\n", rs, ssz / 1e6, rb, mb
+}'
