@@ -10,13 +10,13 @@
 #     (/usr/bin/time -v), to show memory stays flat in the size of the input.
 #
 # Usage: scripts/bench-parse.sh [--no-build]
-# Environment: CORPUS (default ../shared/corpus), SIZE_MB (100), RUNS (3), PERFGUIDE (binary),
+# Environment: CORPUS (default tests/corpus), SIZE_MB (100), RUNS (3), PERFGUIDE (binary),
 #              BENCH_DIR (target/bench-parse; the generated logs go there, never in the repo).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-corpus=${CORPUS:-$root/../shared/corpus}
+corpus=${CORPUS:-$root/tests/corpus}
 size_mb=${SIZE_MB:-100}
 runs=${RUNS:-3}
 dir=${BENCH_DIR:-$root/target/bench-parse}

@@ -24,7 +24,7 @@ fn logs(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let corpus = std::env::var_os("CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus"));
     let mb: usize = std::env::var("BENCH_MB")
         .ok()
         .and_then(|s| s.parse().ok())
