@@ -126,7 +126,7 @@ fn wall_bracket(i: &str) -> IResult<&str, f64> {
 
 /// Strips one host layer from the front of a line (after leading blanks).
 pub fn strip(text: &str) -> Layer<'_> {
-    let t = text.trim_start();
+    let t = text.trim_ascii_start();
     let Some(&first) = t.as_bytes().first() else {
         return Layer::None(text);
     };

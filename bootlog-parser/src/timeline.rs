@@ -170,13 +170,13 @@ fn strip_junk(mut t: &str) -> &str {
         } else if let Some(r) = t.strip_prefix('\u{fffd}') {
             t = r;
         } else {
-            return t.trim_start();
+            return t.trim_ascii_start();
         }
     }
 }
 
 fn is_default_ready(t: &str) -> bool {
-    let t = t.trim_end();
+    let t = t.trim_ascii_end();
     let n = t.len();
     if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
         return false;
@@ -257,11 +257,11 @@ impl State {
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
-        let (fw, text) = match hoststamp::strip_rpi(text.trim_start()) {
+        let (fw, text) = match hoststamp::strip_rpi(text.trim_ascii_start()) {
             Some((fw, rest)) => (Some(fw), rest),
             None => (None, text),
         };
-        let t = strip_junk(hoststamp::strip_syslog(text.trim_start()).trim_start());
+        let t = strip_junk(hoststamp::strip_syslog(text.trim_ascii_start()).trim_ascii_start());
         let host = self.host(n, host_raw, scale);
         if t.is_empty() {
             if self.cur.started {
@@ -730,7 +730,12 @@ impl State {
         }
         if let Some(l) = linux::line(p.msg) {
             self.kernel(n, host, Some(p.ts), l);
-        } else if let Some(l) = systemd::line(p.msg) {
+        } else if let Some(l) = p
+            .msg
+            .starts_with("systemd")
+            .then(|| systemd::line(p.msg))
+            .flatten()
+        {
             self.systemd(n, host, l);
         }
     }
