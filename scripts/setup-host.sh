@@ -126,6 +126,7 @@ fi
 # Lists that must exist: backports binaries, arm64 binaries, sources.
 lists=/var/lib/apt/lists
 shopt -s nullglob
+# shellcheck disable=SC2206  # $1 is a glob, expanded on purpose
 have() { local f=("$lists"/$1); [[ ${#f[@]} -gt 0 ]]; }
 have "*_dists_${BPO}_main_binary-amd64_Packages*" || need_update=1
 have "*_dists_${RELEASE}_main_binary-arm64_Packages*" || need_update=1
