@@ -414,7 +414,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let log = cache.join("logs").join(format!("image-{}.log", opts.board));
     let r = Runner::new(&log, opts.quiet)?;
     r.progress(&format!(
-        "building the {} image in {} (log: {})",
+        "{}: checking packages, then building what changed, in {} (log: {})",
         opts.board,
         out_dir.display(),
         log.display()
