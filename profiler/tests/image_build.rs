@@ -84,6 +84,11 @@ fn builds_boots_and_hits_the_cache() {
         "benchmarks: {:?}",
         m.benchmarks
     );
+    assert!(
+        m.modules.iter().any(|x| x == "virtio_net"),
+        "modules: {:?}",
+        m.modules
+    );
     let ub = std::fs::read(&a.u_boot).unwrap();
     assert!(
         ub.windows(13).any(|w| w == b"Timer summary"),

@@ -112,6 +112,9 @@ pub struct Manifest {
     pub uboot_fragment: Vec<String>,
     /// Benchmark programs installed in the root file system (paths in the target).
     pub benchmarks: Vec<String>,
+    /// Kernel modules in the initramfs, in load order (none is loaded at boot).
+    #[serde(default)]
+    pub modules: Vec<String>,
 }
 
 impl Manifest {

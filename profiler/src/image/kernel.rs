@@ -65,3 +65,122 @@ pub fn config_value(pkg_root: &Path, release: &str, symbol: &str) -> Option<Stri
     text.lines()
         .find_map(|l| l.strip_prefix(&prefix).map(str::to_string))
 }
+
+/// The `.modinfo` `depends=` list of a kernel module.
+pub fn module_depends(bytes: &[u8]) -> anyhow::Result<Vec<String>> {
+    let elf = goblin::elf::Elf::parse(bytes).context("not an ELF module")?;
+    for sh in &elf.section_headers {
+        if elf.shdr_strtab.get_at(sh.sh_name) != Some(".modinfo") {
+            continue;
+        }
+        let start = sh.sh_offset as usize;
+        let end = start + sh.sh_size as usize;
+        let data = bytes.get(start..end).context("truncated .modinfo")?;
+        for field in data.split(|b| *b == 0) {
+            if let Some(d) = field.strip_prefix(b"depends=") {
+                return Ok(String::from_utf8_lossy(d)
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect());
+            }
+        }
+    }
+    Ok(Vec::new())
+}
+
+fn module_key(name: &str) -> String {
+    name.replace('-', "_")
+}
+
+/// Copies the modules `wanted` (by name) and their dependencies from the unpacked kernel
+/// package into `root/lib/modules/<release>/`, with a `modules.dep` for `modprobe`. Returns
+/// the module names in load order.
+pub fn install_modules(
+    pkg_root: &Path,
+    release: &str,
+    root: &Path,
+    wanted: &[String],
+) -> anyhow::Result<Vec<String>> {
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let modroot = pkg_root.join("lib/modules").join(release);
+    let mut index = std::collections::BTreeMap::new();
+    let mut stack = vec![PathBuf::from("kernel")];
+    while let Some(rel) = stack.pop() {
+        for e in std::fs::read_dir(modroot.join(&rel))
+            .with_context(|| format!("no modules in {}", modroot.display()))?
+        {
+            let e = e?;
+            let r = rel.join(e.file_name());
+            if e.file_type()?.is_dir() {
+                stack.push(r);
+            } else if let Some(stem) = e.file_name().to_string_lossy().strip_suffix(".ko") {
+                index.insert(module_key(stem), r);
+            }
+        }
+    }
+    // Depth-first: dependencies before the modules that need them.
+    fn visit(
+        name: &str,
+        modroot: &Path,
+        index: &std::collections::BTreeMap<String, PathBuf>,
+        order: &mut Vec<(String, PathBuf, Vec<String>)>,
+        seen: &mut std::collections::BTreeSet<String>,
+    ) -> anyhow::Result<()> {
+        let key = module_key(name);
+        if !seen.insert(key.clone()) {
+            return Ok(());
+        }
+        let rel = index
+            .get(&key)
+            .with_context(|| format!("kernel module {name} not in the kernel package"))?;
+        let deps = module_depends(&std::fs::read(modroot.join(rel))?)?;
+        for d in &deps {
+            visit(d, modroot, index, order, seen)?;
+        }
+        order.push((key, rel.clone(), deps));
+        Ok(())
+    }
+    let mut order = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for w in wanted {
+        visit(w, &modroot, &index, &mut order, &mut seen)?;
+    }
+    let dest = root.join("lib/modules").join(release);
+    let path_of: std::collections::BTreeMap<&str, &PathBuf> =
+        order.iter().map(|(k, p, _)| (k.as_str(), p)).collect();
+    let mut dep_file = String::new();
+    for (i, (key, rel, _)) in order.iter().enumerate() {
+        let to = dest.join(rel);
+        std::fs::create_dir_all(to.parent().expect("module path has a parent"))?;
+        std::fs::copy(modroot.join(rel), &to)?;
+        // All transitive dependencies, the first to load last (depmod's order).
+        let mut need = std::collections::BTreeSet::new();
+        let mut todo = vec![key.clone()];
+        while let Some(k) = todo.pop() {
+            if let Some((_, _, deps)) = order.iter().find(|(kk, _, _)| *kk == k) {
+                for d in deps {
+                    if need.insert(module_key(d)) {
+                        todo.push(module_key(d));
+                    }
+                }
+            }
+        }
+        let line: Vec<String> = order[..i]
+            .iter()
+            .rev()
+            .filter(|(k, _, _)| need.contains(k))
+            .map(|(k, _, _)| path_of[k.as_str()].to_string_lossy().into_owned())
+            .collect();
+        dep_file.push_str(&format!("{}:", rel.display()));
+        for l in line {
+            dep_file.push(' ');
+            dep_file.push_str(&l);
+        }
+        dep_file.push('\n');
+    }
+    std::fs::write(dest.join("modules.dep"), dep_file)?;
+    Ok(order.into_iter().map(|(k, _, _)| k).collect())
+}

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Bumped when the recipe changes what it builds from the same inputs.
-const RECIPE_VERSION: &str = "2";
+const RECIPE_VERSION: &str = "3";
 /// Bumped when the U-Boot build changes for the same source, defconfig and fragment.
 const UBOOT_RECIPE_VERSION: &str = "1";
 
@@ -119,6 +119,10 @@ pub struct ImageSection {
     /// arm64 packages with benchmark programs; ones missing from the apt index are skipped.
     #[serde(default)]
     pub bench_packages: Vec<String>,
+    /// Kernel modules put into the initramfs (with their dependencies and a `modules.dep`),
+    /// for `modprobe` on the target; none is loaded at boot.
+    #[serde(default)]
+    pub modules: Vec<String>,
     /// Target hostname (the login prompt reads `<hostname> login:`).
     #[serde(default = "d_hostname")]
     pub hostname: String,
@@ -579,10 +583,18 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
             },
         )
     })?;
+    let modules = r.step("kernel modules for the initramfs", || {
+        kernel::install_modules(&kdir, &release, &root, &section.modules)
+    })?;
     r.progress(&format!(
-        "rootfs: {} programs, {} shared objects",
+        "rootfs: {} programs, {} shared objects, modules: {}",
         info.programs.len(),
-        info.libraries.len()
+        info.libraries.len(),
+        if modules.is_empty() {
+            "none".to_string()
+        } else {
+            modules.join(" ")
+        }
     ));
     // Fixed timestamps: the same inputs give the same bytes.
     let epoch: i64 = std::env::var("SOURCE_DATE_EPOCH")
@@ -648,6 +660,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         kernel_cmdline: cmdline,
         uboot_fragment: section.uboot_fragment.clone(),
         benchmarks: info.programs,
+        modules,
     };
     manifest.save(&artifacts.manifest)?;
     r.progress(&format!(
