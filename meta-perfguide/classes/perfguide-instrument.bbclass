@@ -29,8 +29,12 @@ def perfguide_instrument_enabled(d):
     setting = (d.getVar('PERFGUIDE_INSTRUMENT') or 'auto').strip()
     if setting in ('0', 'no', 'false', ''):
         return False
+    overrides = (d.getVar('OVERRIDES') or '').split(':')
+    if 'k3r5' in overrides:
+        # TI's R5 multiconfig parses images too but never builds one.
+        return False
     if setting == 'auto':
-        if 'perfguide-instrument' not in (d.getVar('OVERRIDES') or '').split(':'):
+        if 'perfguide-instrument' not in overrides:
             return False
         rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
         if rust and bb.utils.vercmp_string_op(rust, d.getVar('PERFGUIDE_MIN_RUST'), '<'):

@@ -20,6 +20,9 @@ S = "${WORKDIR}"
 
 inherit deploy nopackages
 
+# sed is all it needs: no compiler, no C library.
+INHIBIT_DEFAULT_DEPS = "1"
+
 COMPATIBLE_MACHINE = "ti-soc"
 PACKAGE_ARCH = "${MACHINE_ARCH}"
 
