@@ -18,6 +18,7 @@
 pub mod appimage;
 pub mod boardcfg;
 mod bytes;
+pub mod cli;
 pub mod elf;
 pub mod error;
 pub mod fdt;

@@ -28,11 +28,17 @@ pub enum ImageCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Boot image inspection, load-time estimates, SBL profiles and patching: the
+    /// `sbl-instrument` subcommands (`inspect`, `estimate`, `media`, `profile-map`, `extract`,
+    /// `patch`).
+    #[command(flatten)]
+    Tools(sbl_instrument::cli::Cmd),
 }
 
 /// Runs the subcommand.
 pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
     match a {
+        ImageCommand::Tools(cmd) => Ok(sbl_instrument::cli::run(cmd)?),
         ImageCommand::Build {
             board,
             cache,
