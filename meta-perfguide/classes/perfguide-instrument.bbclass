@@ -20,7 +20,7 @@ PERFGUIDE_MIN_RUST ??= "1.80"
 
 # Files looked up in DEPLOY_DIR_IMAGE; the ones not deployed are skipped.
 PERFGUIDE_BOOT_IMAGES ??= "tiboot3.bin tispl.bin u-boot.img sysfw.itb ${KERNEL_IMAGETYPE}"
-# A boot medium name known to `sbl-instrument estimate --medium`; empty: no estimate.
+# A medium id of `sbl-instrument media` for `estimate --medium`; empty: no estimate.
 PERFGUIDE_BOOT_MEDIUM ??= ""
 PERFGUIDE_REPORT_BASENAME ??= "${IMAGE_NAME}.perfguide-boot-images"
 PERFGUIDE_REPORT_LINK ??= "${IMAGE_LINK_NAME}.perfguide-boot-images"
