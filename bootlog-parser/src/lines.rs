@@ -17,8 +17,10 @@ pub struct LineSplitter {
     line_no: u64,
     /// The last byte consumed ended a line; its partner (CR after LF, LF after CR) is swallowed.
     after: Option<u8>,
-    /// Lines that were cut because they exceeded [`MAX_LINE`].
-    pub long_lines: Vec<u64>,
+    /// How many line pieces were cut because a line exceeded [`MAX_LINE`].
+    pub cut_pieces: u64,
+    /// The line being buffered has already been cut: its last piece is flagged too.
+    cutting: bool,
 }
 
 impl LineSplitter {
@@ -27,8 +29,9 @@ impl LineSplitter {
         Self::default()
     }
 
-    /// Consumes a chunk and calls `out(line_no, bytes)` for every complete line in it.
-    pub fn feed(&mut self, mut chunk: &[u8], out: &mut impl FnMut(u64, &[u8])) {
+    /// Consumes a chunk and calls `out(line_no, bytes, cut)` for every complete line in it;
+    /// `cut` says the piece is part of a line longer than [`MAX_LINE`].
+    pub fn feed(&mut self, mut chunk: &[u8], out: &mut impl FnMut(u64, &[u8], bool)) {
         if let Some(prev) = self.after.take() {
             if let Some(&b) = chunk.first() {
                 if (prev == b'\n' && b == b'\r') || (prev == b'\r' && b == b'\n') {
@@ -43,12 +46,13 @@ impl LineSplitter {
             let term = chunk[pos];
             let body = &chunk[..pos];
             self.line_no += 1;
+            let cut = std::mem::take(&mut self.cutting);
             if self.buf.is_empty() {
-                self.emit(body, out);
+                self.emit(body, cut, out);
             } else {
                 self.buf.extend_from_slice(body);
                 let buf = std::mem::take(&mut self.buf);
-                self.emit(&buf, out);
+                self.emit(&buf, cut, out);
                 self.buf = buf;
                 self.buf.clear();
             }
@@ -67,18 +71,20 @@ impl LineSplitter {
             self.line_no += 1;
             let rest = self.buf.split_off(MAX_LINE);
             let head = std::mem::replace(&mut self.buf, rest);
-            self.long_lines.push(self.line_no);
-            out(self.line_no, &head);
+            self.cut_pieces += 1;
+            self.cutting = true;
+            out(self.line_no, &head, true);
             // The remainder continues as a new (numbered) line piece.
         }
     }
 
     /// Flushes the last line if the input did not end with a line break.
-    pub fn finish(&mut self, out: &mut impl FnMut(u64, &[u8])) {
+    pub fn finish(&mut self, out: &mut impl FnMut(u64, &[u8], bool)) {
         if !self.buf.is_empty() {
             self.line_no += 1;
             let buf = std::mem::take(&mut self.buf);
-            self.emit(&buf, out);
+            let cut = std::mem::take(&mut self.cutting);
+            self.emit(&buf, cut, out);
         }
         self.after = None;
     }
@@ -88,15 +94,18 @@ impl LineSplitter {
         self.line_no
     }
 
-    fn emit(&mut self, body: &[u8], out: &mut impl FnMut(u64, &[u8])) {
+    fn emit(&mut self, body: &[u8], cut: bool, out: &mut impl FnMut(u64, &[u8], bool)) {
         if body.len() <= MAX_LINE {
-            out(self.line_no, body);
+            if cut {
+                self.cut_pieces += 1;
+            }
+            out(self.line_no, body, cut);
             return;
         }
         let mut pieces = body.chunks(MAX_LINE).peekable();
         while let Some(p) = pieces.next() {
-            self.long_lines.push(self.line_no);
-            out(self.line_no, p);
+            self.cut_pieces += 1;
+            out(self.line_no, p, true);
             if pieces.peek().is_some() {
                 self.line_no += 1;
             }
@@ -226,11 +235,11 @@ mod tests {
         let mut s = LineSplitter::new();
         let mut v = Vec::new();
         for c in chunks {
-            s.feed(c, &mut |n, b| {
+            s.feed(c, &mut |n, b, _| {
                 v.push((n, String::from_utf8_lossy(b).into_owned()))
             });
         }
-        s.finish(&mut |n, b| v.push((n, String::from_utf8_lossy(b).into_owned())));
+        s.finish(&mut |n, b, _| v.push((n, String::from_utf8_lossy(b).into_owned())));
         v
     }
 
@@ -271,17 +280,17 @@ mod tests {
         let mut s = LineSplitter::new();
         let mut total = 0;
         let mut n = 0;
-        s.feed(&long, &mut |_, b| {
+        s.feed(&long, &mut |_, b, _| {
             total += b.len();
             n += 1
         });
-        s.feed(b"\nnext\n", &mut |_, b| {
+        s.feed(b"\nnext\n", &mut |_, b, _| {
             total += b.len();
             n += 1
         });
         assert_eq!(total, MAX_LINE * 2 + 10 + 4);
         assert_eq!(n, 4);
-        assert_eq!(s.long_lines.len(), 2);
+        assert_eq!(s.cut_pieces, 3);
     }
 
     #[test]

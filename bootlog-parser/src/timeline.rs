@@ -38,7 +38,6 @@ struct State {
     /// Where the host clock restarted (a new capture), used as the next boot's origin.
     pending_origin: Option<f64>,
     last_scale: HostScale,
-    long_lines_seen: usize,
     /// The capture's host clock starts at power-on (perfguide's own captures).
     power_on: bool,
 }
@@ -104,7 +103,6 @@ impl Parser {
                 last_host_raw: None,
                 pending_origin: None,
                 last_scale: HostScale::Relative,
-                long_lines_seen: 0,
                 power_on: false,
             },
         }
@@ -121,8 +119,7 @@ impl Parser {
     /// Consumes a chunk of console bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
         let Self { splitter, state } = self;
-        splitter.feed(bytes, &mut |n, b| state.line(n, b));
-        state.note_long_lines(&splitter.long_lines);
+        splitter.feed(bytes, &mut |n, b, cut| state.line(n, b, cut));
     }
 
     /// Boots completed so far (a later boot began after them); drains them.
@@ -133,8 +130,7 @@ impl Parser {
     /// Ends the input; returns the remaining boots.
     pub fn finish(mut self) -> Vec<Boot> {
         let Self { splitter, state } = &mut self;
-        splitter.finish(&mut |n, b| state.line(n, b));
-        state.note_long_lines(&splitter.long_lines);
+        splitter.finish(&mut |n, b, cut| state.line(n, b, cut));
         state.end_boot();
         self.state.done.into_iter().collect()
     }
@@ -186,16 +182,12 @@ fn is_default_ready(t: &str) -> bool {
 }
 
 impl State {
-    fn note_long_lines(&mut self, long: &[u64]) {
-        for &l in &long[self.long_lines_seen..] {
+    fn line(&mut self, n: u64, bytes: &[u8], cut: bool) {
+        if cut {
             self.cur.boot.warnings.push(format!(
-                "line {l} is longer than {MAX_LINE} bytes: cut into pieces"
+                "line {n} is longer than {MAX_LINE} bytes: cut into pieces"
             ));
         }
-        self.long_lines_seen = long.len();
-    }
-
-    fn line(&mut self, n: u64, bytes: &[u8]) {
         let text = clean(bytes);
         match hoststamp::strip(&text) {
             Layer::None(t) => self.record(n, None, HostScale::Relative, t),

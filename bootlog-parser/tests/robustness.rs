@@ -274,3 +274,25 @@ fn syslog_levels_and_lava_lines() {
     assert!(b.complete);
     assert_eq!(b.mark("ready").unwrap().host_s, Some(4.0));
 }
+
+#[test]
+fn long_line_warnings_do_not_depend_on_chunking() {
+    let log = format!(
+        "{}{}\n{}",
+        CLEAN.replace("qemu login: \n", ""),
+        "y".repeat(150_000),
+        "U-Boot 2024.01-g1 (x)\n"
+    );
+    let whole = parse(log.as_bytes());
+    for chunk in [1000, 65_536, 70_001] {
+        let mut p = Parser::new(&BoardProfile::generic());
+        let mut got = Vec::new();
+        for c in log.as_bytes().chunks(chunk) {
+            p.feed(c);
+            got.extend(p.take_boots());
+        }
+        got.extend(p.finish());
+        assert_eq!(got, whole, "chunk {chunk}");
+    }
+    assert!(whole[0].warnings.iter().any(|w| w.contains("longer than")));
+}
