@@ -196,26 +196,9 @@ pub struct Entry {
     pub timestamp_us: Option<u64>,
 }
 
-/// A point in the console parser's `sbl_profile` shape (bootlog-parser `SblPoint`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SblPoint {
-    /// SBL run (always 0: one dump is one run).
-    pub run: u32,
-    /// Function or step name.
-    pub name: String,
-    /// Duration of the step, µs (MCU+ prints deltas).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub duration_us: Option<u64>,
-    /// Time since SBL start, µs (PDK prints it).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub timestamp_us: Option<u64>,
-    /// Source line (PDK).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub src_line: Option<u32>,
-    /// Raw cycle count (PDK).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub cycle: Option<u64>,
-}
+/// A point in the console parser's `sbl_profile` shape: the same type, so a boot timeline can
+/// take its SBL profile from the console or from a RAM dump.
+pub use bootlog_parser::model::SblPoint;
 
 /// The `extract --format json` document: `entries` and `overflow` are the contract.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
