@@ -66,6 +66,10 @@ struct Builder {
     calling: Option<String>,
     printk_offset: Option<f64>,
     seen_tfa: bool,
+    /// Latest Raspberry Pi firmware stamp (`MESS:`), seconds since the VideoCore started.
+    fw_s: Option<f64>,
+    /// The firmware stamp when the kernel stage opened: the firmware's share of the boot.
+    fw_at_kernel: Option<f64>,
     lines: (u64, u64),
 }
 
@@ -300,7 +304,10 @@ impl State {
         }
     }
 
-    fn classify(&mut self, n: u64, host: Option<f64>, _fw: Option<f64>, t: &str) {
+    fn classify(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        if fw.is_some() {
+            self.cur.fw_s = fw;
+        }
         // printk first: it is most of a boot log.
         if let Some(p) = linux::printk(t) {
             self.printk(n, host, p);
@@ -315,7 +322,7 @@ impl State {
             return;
         }
         if let Some(l) = optee::line(t) {
-            self.optee(n, host, l, t);
+            self.optee(n, host, l);
             return;
         }
         if let Some(l) = sysfw::line(t) {
@@ -412,6 +419,9 @@ impl State {
     }
 
     fn start_stage(&mut self, id: StageId, n: u64, host: Option<f64>) {
+        if id == StageId::Kernel {
+            self.cur.fw_at_kernel = self.cur.fw_s;
+        }
         self.cur.started = true;
         if self.cur.lines.0 == 0 {
             self.cur.lines.0 = n;
@@ -647,7 +657,7 @@ impl State {
         }
     }
 
-    fn optee(&mut self, n: u64, host: Option<f64>, l: optee::OpteeLine, _t: &str) {
+    fn optee(&mut self, n: u64, host: Option<f64>, l: optee::OpteeLine) {
         match l {
             optee::OpteeLine::Version(v) => {
                 self.cur.seen_tfa = true;
@@ -951,7 +961,7 @@ impl Builder {
                     st.duration_s = Some(round6(b - a));
                 }
             } else {
-                self.target_figures(&boot, &mut st, i + 1 == n);
+                self.target_figures(&boot, &mut st);
             }
             boot.stages.push(st);
         }
@@ -974,9 +984,15 @@ impl Builder {
     }
 
     /// Stage figures from target clocks, when the log has no host stamps.
-    fn target_figures(&self, boot: &Boot, st: &mut Stage, _last: bool) {
+    fn target_figures(&self, boot: &Boot, st: &mut Stage) {
         st.clock = Clock::Target;
         match st.id {
+            StageId::Rom if self.fw_at_kernel.is_some() => {
+                // Raspberry Pi: the firmware stamps time since it started.
+                st.start_s = Some(0.0);
+                st.end_s = self.fw_at_kernel;
+                st.duration_s = self.fw_at_kernel.map(round6);
+            }
             StageId::Sbl if !boot.sbl_total_us.is_empty() => {
                 st.duration_s = Some(round6(boot.sbl_total_us.iter().sum::<u64>() as f64 / 1e6));
             }
@@ -1014,9 +1030,6 @@ impl Builder {
                 }
             }
             _ => {}
-        }
-        if st.start_s.is_none() && st.duration_s.is_none() {
-            // Nothing tells: leave the figures absent.
         }
     }
 }

@@ -313,6 +313,12 @@ fn rpi4_eeprom_firmware_and_glued_kernel_line() {
         b.kernel.as_ref().unwrap().machine.as_deref(),
         Some("Raspberry Pi 4 Model B Rev 1.2")
     );
+    // No host clock, but the firmware's `MESS:` stamps time the ROM + firmware stage.
+    let rom = b.stage(StageId::Rom).unwrap();
+    assert_eq!(
+        (rom.clock, rom.start_s, rom.duration_s),
+        (Clock::Target, Some(0.0), Some(8.746506))
+    );
 }
 
 #[test]
