@@ -18,7 +18,7 @@ step "cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "QEMU reference image (cached by content)"
-cargo run --quiet --release -p perfguide --bin perfguide -- image build --board qemu-arm64
+cargo run --quiet -p perfguide --bin perfguide -- image build --board qemu-arm64
 
 step "cargo test"
 cargo test --workspace --no-fail-fast
