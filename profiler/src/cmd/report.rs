@@ -28,7 +28,11 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let md = g.markdown();
     let out = a.out.unwrap_or_else(|| a.run.join("guide.md"));
     if out.as_os_str() == "-" {
-        print!("{md}");
+        use std::io::Write;
+        match std::io::stdout().lock().write_all(md.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+            _ => {}
+        }
     } else {
         std::fs::write(&out, &md).with_context(|| format!("writing {}", out.display()))?;
         let summary = a.run.join("summary.json");
