@@ -16,7 +16,8 @@
 # build perfguide-native. Otherwise the task is a no-op without dependencies.
 
 PERFGUIDE_INSTRUMENT ??= "auto"
-PERFGUIDE_MIN_RUST ??= "1.80"
+# Same minimum as the perfguide recipe (see the comment there).
+PERFGUIDE_MIN_RUST ??= "1.88"
 
 # Files looked up in DEPLOY_DIR_IMAGE; the ones not deployed are skipped.
 PERFGUIDE_BOOT_IMAGES ??= "tiboot3.bin tispl.bin u-boot.img sysfw.itb ${KERNEL_IMAGETYPE}"

@@ -32,14 +32,20 @@ CARGO_BUILD_FLAGS:append = " --workspace --bins"
 
 BBCLASSEXTEND = "native"
 
-# The workspace needs Rust >= 1.80 (rust-version in Cargo.toml; Cargo.lock
-# format 4 needs cargo >= 1.78). oe-core scarthgap ships 1.75: skip the recipe
-# with a clear reason there instead of failing in do_compile.
-PERFGUIDE_MIN_RUST ??= "1.80"
+# The minimum Rust is the highest rust-version among the workspace and the
+# crates its Cargo.lock locks at SRCREV (cargo refuses older compilers): 1.88,
+# from time 0.3.55 (via x509-parser); clap 4.6 needs 1.85, the workspace's own
+# code 1.82 (Option::is_none_or). Re-check it when SRCREV moves. oe-core
+# scarthgap ships 1.75: skip the recipe with a clear reason there instead of
+# failing in do_compile.
+PERFGUIDE_MIN_RUST ??= "1.88"
 # nooelint: oelint.task.noanonpython - a parse-time check is the only way to skip the recipe on a too old Rust
 python () {
     rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
     if rust and bb.utils.vercmp_string_op(rust, d.getVar('PERFGUIDE_MIN_RUST'), '<'):
         raise bb.parse.SkipRecipe("perfguide needs Rust >= %s, this build has RUSTVERSION %s; "
-                                  "add a layer with a newer Rust toolchain" % (d.getVar('PERFGUIDE_MIN_RUST'), rust))
+                                  "add a layer with a newer Rust toolchain (on scarthgap: meta-lts-mixins, "
+                                  "https://git.yoctoproject.org/meta-lts-mixins, branch scarthgap/rust, "
+                                  "at a revision with Rust >= %s)"
+                                  % (d.getVar('PERFGUIDE_MIN_RUST'), rust, d.getVar('PERFGUIDE_MIN_RUST')))
 }
