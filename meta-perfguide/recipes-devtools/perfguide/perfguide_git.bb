@@ -33,12 +33,13 @@ CARGO_BUILD_FLAGS:append = " --workspace --bins"
 BBCLASSEXTEND = "native"
 
 # The minimum Rust is the highest rust-version among the workspace and the
-# crates its Cargo.lock locks at SRCREV (cargo refuses older compilers): 1.88,
-# from time 0.3.55 (via x509-parser); clap 4.6 needs 1.85, the workspace's own
-# code 1.82 (Option::is_none_or). Re-check it when SRCREV moves. oe-core
+# crates its Cargo.lock locks at SRCREV (cargo refuses older compilers): 1.89,
+# the workspace's own code (std File::lock, `rust-version` in Cargo.toml);
+# time 0.3.55 (via x509-parser) needs 1.88, clap 4.6 1.85. Re-check it when
+# SRCREV moves. oe-core
 # scarthgap ships 1.75: skip the recipe with a clear reason there instead of
 # failing in do_compile.
-PERFGUIDE_MIN_RUST ??= "1.88"
+PERFGUIDE_MIN_RUST ??= "1.89"
 # nooelint: oelint.task.noanonpython - a parse-time check is the only way to skip the recipe on a too old Rust
 python () {
     rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
