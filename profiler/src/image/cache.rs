@@ -164,17 +164,21 @@ pub struct Lock {
 }
 
 impl Lock {
-    /// Blocks until the lock at `path` is ours.
-    pub fn acquire(path: &Path) -> anyhow::Result<Self> {
+    fn open(path: &Path) -> anyhow::Result<File> {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
-        let file = File::options()
+        File::options()
             .create(true)
             .truncate(false)
             .write(true)
             .open(path)
-            .with_context(|| format!("cannot open lock {}", path.display()))?;
+            .with_context(|| format!("cannot open lock {}", path.display()))
+    }
+
+    /// Blocks until the lock at `path` is ours.
+    pub fn acquire(path: &Path) -> anyhow::Result<Self> {
+        let file = Self::open(path)?;
         if file.try_lock().is_err() {
             eprintln!(
                 "perfguide image: waiting for another build holding {}",
@@ -187,15 +191,7 @@ impl Lock {
 
     /// Blocks until no one holds the lock at `path` exclusively, then holds it shared.
     pub fn shared(path: &Path) -> anyhow::Result<Self> {
-        if let Some(d) = path.parent() {
-            std::fs::create_dir_all(d)?;
-        }
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open lock {}", path.display()))?;
+        let file = Self::open(path)?;
         file.lock_shared()?;
         Ok(Self { _file: file })
     }

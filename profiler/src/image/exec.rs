@@ -123,11 +123,10 @@ impl Runner {
         self.check(&cmd.program, o.status)
     }
 
-    /// Runs `program args` and returns its stdout; stderr goes to the log.
-    pub fn read(&self, cmd: Cmd) -> anyhow::Result<String> {
+    /// Runs a command with its stdout captured and its stderr in the log; any exit status.
+    fn capture(&self, cmd: &Cmd) -> anyhow::Result<std::process::Output> {
         let f = self.header(&cmd.program, &cmd.args, cmd.dir.as_deref())?;
-        let out = cmd
-            .expr()
+        cmd.expr()
             .stderr_file(f)
             .stdout_capture()
             .unchecked()
@@ -137,7 +136,12 @@ impl Runner {
                     "cannot start {} (is it installed? run scripts/setup-host.sh)",
                     cmd.program
                 )
-            })?;
+            })
+    }
+
+    /// Runs `program args` and returns its stdout; stderr goes to the log.
+    pub fn read(&self, cmd: Cmd) -> anyhow::Result<String> {
+        let out = self.capture(&cmd)?;
         self.check(&cmd.program, out.status)?;
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
@@ -145,19 +149,7 @@ impl Runner {
     /// Like [`Runner::read`], but a non-zero exit is only logged (apt-cache exits 100 when one
     /// of several names is unknown, after printing the others).
     pub fn read_lenient(&self, cmd: Cmd) -> anyhow::Result<String> {
-        let f = self.header(&cmd.program, &cmd.args, cmd.dir.as_deref())?;
-        let out = cmd
-            .expr()
-            .stderr_file(f)
-            .stdout_capture()
-            .unchecked()
-            .run()
-            .with_context(|| {
-                format!(
-                    "cannot start {} (is it installed? run scripts/setup-host.sh)",
-                    cmd.program
-                )
-            })?;
+        let out = self.capture(&cmd)?;
         if !out.status.success() {
             let mut f = Self::open(&self.log)?;
             writeln!(
