@@ -12,22 +12,19 @@ use crate::bytes::{c_str, hex, View};
 use crate::error::{Error, Result};
 use crate::model::Component;
 
-/// Symbols whose address and size `inspect` reports when present.
-pub const SYMBOLS_OF_INTEREST: &[&str] = &[
-    "sblProfileLog",
-    "sblProfileLogIndx",
-    "sblProfileLogOvrFlw",
-    "sblProfileLogAddr",
-    "sblProfileLogIndxAddr",
-    "sblProfileLogOvrFlwAddr",
-    "SBL_printProfileLog",
-    "SBL_LogCycleCount",
-    "gProfileObj",
-    "Bootloader_profilePrintProfileLog",
-    "version_string",
-    "main",
-    "_start",
-];
+/// Symbols beyond the SBL profile ones (see [`crate::profile`]) whose address and size
+/// `inspect` reports when present.
+pub const OTHER_SYMBOLS_OF_INTEREST: &[&str] = &["version_string", "main", "_start"];
+
+/// Every symbol `inspect` reports when present: the SBL profile symbols and the others.
+pub fn symbols_of_interest() -> Vec<&'static str> {
+    crate::profile::PDK_SYMBOLS
+        .iter()
+        .chain(crate::profile::MCU_SYMBOLS)
+        .chain(OTHER_SYMBOLS_OF_INTEREST)
+        .copied()
+        .collect()
+}
 
 /// One program header.
 #[derive(Clone, Debug)]
@@ -320,7 +317,7 @@ fn flags_str(f: u32) -> String {
 /// Walk an ELF image into `c`: one component per `PT_LOAD` segment (holding its allocated
 /// sections), headers and symbols of interest in `details`.
 pub(crate) fn walk(c: &mut Component, view: View<'_>) -> Result<()> {
-    let info = ElfInfo::parse(view, SYMBOLS_OF_INTEREST)?;
+    let info = ElfInfo::parse(view, &symbols_of_interest())?;
     let base = view.base;
     c.entry = Some(info.entry);
     c.detail("class", info.bits);
