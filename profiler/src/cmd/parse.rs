@@ -123,13 +123,6 @@ pub fn parse_stream(
     Ok(())
 }
 
-#[derive(serde::Serialize)]
-struct Sourced<'a> {
-    #[serde(flatten)]
-    boot: &'a Boot,
-    source: String,
-}
-
 /// Runs the subcommand.
 pub fn run(a: ParseArgs) -> Result<ExitCode> {
     let profile = load_profile(a.board.as_deref(), a.board_file.as_deref())?;
@@ -166,8 +159,12 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
     )?;
     let mut stats = Collector::new();
     let mut index = 0;
+    // One boot object is the boot's own fields plus `"source"`, last. Serialising the boot and
+    // splicing the key in before its closing brace gives the same bytes as a `#[serde(flatten)]`
+    // wrapper at a fraction of the cost (flatten goes through serde's generic map path).
+    let mut obj = Vec::with_capacity(64 * 1024);
     for f in files {
-        let source = f.display().to_string();
+        let source = serde_json::to_string(&f.display().to_string())?;
         parse_stream(f, profile, |mut b| {
             b.index = index;
             if index > 0 {
@@ -175,14 +172,14 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
             }
             index += 1;
             stats.add(&b);
-            serde_json::to_writer(
-                &mut *out,
-                &Sourced {
-                    boot: &b,
-                    source: source.clone(),
-                },
-            )?;
-            Ok(())
+            obj.clear();
+            serde_json::to_writer(&mut obj, &b)?;
+            debug_assert_eq!(obj.last(), Some(&b'}'));
+            obj.pop();
+            obj.extend_from_slice(b",\"source\":");
+            obj.extend_from_slice(source.as_bytes());
+            obj.push(b'}');
+            out.write_all(&obj)
         })?;
     }
     write!(out, "],\"stats\":")?;
