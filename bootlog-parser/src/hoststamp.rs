@@ -131,7 +131,17 @@ pub fn strip(text: &str) -> Layer<'_> {
         return Layer::None(text);
     };
     if first == b'[' {
-        // The first digit after `[` and optional blanks tells a host stamp from printk.
+        // A printk stamp `[ *d+.d+]` is neither a grabserial `[abs delta]` nor a wall clock
+        // (those need a second number or `-`/`:` inside the brackets): most `[` lines are
+        // printk lines, so rule them out with the cheap scanner before the nom grammars.
+        if crate::linux::stamp_len(t.as_bytes()).is_some() {
+            return Layer::None(text);
+        }
+        // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not).
+        let after = t.as_bytes()[1..].trim_ascii_start();
+        if !after.first().is_some_and(u8::is_ascii_digit) {
+            return Layer::None(text);
+        }
         if let Ok((rest, abs)) = grabserial_t(t) {
             return Layer::Host(
                 abs,
@@ -194,19 +204,21 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
         let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
         return Some((t, rest.strip_prefix(' ').unwrap_or(rest)));
     }
+    // `NNNNNN.NNN:` by hand (this test runs on every line that starts with a digit).
     let b = text.as_bytes();
-    if b.len() > 11 && b[0].is_ascii_digit() {
-        let (rest, (a, _, f, _)) = tuple((
-            take_while_m_n::<_, _, ()>(6, 6, |c: char| c.is_ascii_digit()),
-            char('.'),
-            take_while_m_n(3, 3, |c: char| c.is_ascii_digit()),
-            char(':'),
-        ))(text)
-        .ok()?;
-        return Some((
-            num(&format!("{a}.{f}")),
-            rest.strip_prefix(' ').unwrap_or(rest),
-        ));
+    if b.len() > 11
+        && b[..6].iter().all(u8::is_ascii_digit)
+        && b[6] == b'.'
+        && b[7..10].iter().all(u8::is_ascii_digit)
+        && b[10] == b':'
+    {
+        let ms = b[..6]
+            .iter()
+            .chain(&b[7..10])
+            .fold(0u64, |a, d| a * 10 + u64::from(d - b'0'));
+        // At most 10^9 - 1 over an exact 1000: one rounding, the value `NNNNNN.NNN` parses to.
+        let rest = &text[11..];
+        return Some((ms as f64 / 1000.0, rest.strip_prefix(' ').unwrap_or(rest)));
     }
     None
 }

@@ -4,6 +4,7 @@
 use crate::model::{Boot, StageId};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// Summary of one figure over several boots.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -102,6 +103,16 @@ pub struct Collector {
     initcalls: BTreeMap<String, Vec<f64>>,
 }
 
+/// Appends to a named series, allocating the name only the first time it is seen.
+fn push(m: &mut BTreeMap<String, Vec<f64>>, name: &str, v: f64) {
+    match m.get_mut(name) {
+        Some(s) => s.push(v),
+        None => {
+            m.insert(name.to_string(), vec![v]);
+        }
+    }
+}
+
 impl Collector {
     /// An empty collector.
     pub fn new() -> Self {
@@ -124,31 +135,24 @@ impl Collector {
             self.total.push(t);
         }
         for r in &b.bootstage {
-            self.bootstage
-                .entry(r.name.clone())
-                .or_default()
-                .push(r.mark_us as f64);
+            push(&mut self.bootstage, &r.name, r.mark_us as f64);
         }
+        let mut key = String::new();
         for p in &b.sbl_profile {
             let v = p.duration_us.or(p.timestamp_us);
             if let Some(v) = v {
-                self.sbl
-                    .entry(format!("{}:{}", p.run, p.name))
-                    .or_default()
-                    .push(v as f64);
+                key.clear();
+                let _ = write!(key, "{}:{}", p.run, p.name);
+                push(&mut self.sbl, &key, v as f64);
             }
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
-            self.sbl
-                .entry(format!("{i}:total"))
-                .or_default()
-                .push(*t as f64);
+            key.clear();
+            let _ = write!(key, "{i}:total");
+            push(&mut self.sbl, &key, *t as f64);
         }
         for c in &b.initcalls {
-            self.initcalls
-                .entry(c.name.clone())
-                .or_default()
-                .push(c.duration_us as f64);
+            push(&mut self.initcalls, &c.name, c.duration_us as f64);
         }
     }
 
