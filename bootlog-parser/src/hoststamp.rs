@@ -126,7 +126,7 @@ fn wall_bracket(i: &str) -> IResult<&str, f64> {
 
 /// Strips one host layer from the front of a line (after leading blanks).
 pub fn strip(text: &str) -> Layer<'_> {
-    let t = text.trim_ascii_start();
+    let t = crate::ascii::trim_start(text);
     let Some(&first) = t.as_bytes().first() else {
         return Layer::None(text);
     };
@@ -138,7 +138,7 @@ pub fn strip(text: &str) -> Layer<'_> {
             return Layer::None(text);
         }
         // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not).
-        let after = t.as_bytes()[1..].trim_ascii_start();
+        let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
         if !after.first().is_some_and(u8::is_ascii_digit) {
             return Layer::None(text);
         }

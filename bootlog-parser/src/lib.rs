@@ -13,6 +13,7 @@
 //! assert!(boots[0].stage(StageId::Uboot).is_some());
 //! ```
 
+mod ascii;
 pub mod board;
 pub mod hoststamp;
 pub mod lines;

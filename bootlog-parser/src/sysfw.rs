@@ -1,7 +1,7 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
 use memchr::memmem::Finder;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 /// A SYSFW line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,8 +39,11 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
         return Some(SysfwLine::DmscAbi(r.trim()));
     }
     // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
-    static OARD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("oard"));
-    if OARD.find(t.as_bytes()).is_some()
+    static OARD: OnceLock<Finder<'static>> = OnceLock::new();
+    if OARD
+        .get_or_init(|| Finder::new("oard"))
+        .find(t.as_bytes())
+        .is_some()
         && (t.contains("Board Configuration")
             || t.contains("BoardConfig")
             || t.contains("board config"))

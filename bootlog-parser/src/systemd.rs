@@ -11,7 +11,7 @@ use nom::{
     sequence::{terminated, tuple},
     IResult,
 };
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 /// One `<number><unit>` part of a systemd time span.
 fn span_part(i: &str) -> IResult<&str, f64> {
@@ -144,9 +144,9 @@ pub fn line(t: &str) -> Option<SystemdLine<'_>> {
             // prebuilt SIMD searchers (first match, as `split_once`), and skip the tree
             // stripping when the line holds no `@` at all (`s` below is a suffix of `t`).
             const REACHED: &str = " reached after ";
-            static REACHED_FINDER: LazyLock<Finder<'static>> =
-                LazyLock::new(|| Finder::new(REACHED));
-            if let Some(i) = REACHED_FINDER.find(t.as_bytes()) {
+            static REACHED_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
+            let reached = REACHED_FINDER.get_or_init(|| Finder::new(REACHED));
+            if let Some(i) = reached.find(t.as_bytes()) {
                 let (unit, r) = (&t[..i], &t[i + REACHED.len()..]);
                 if is_unit(unit.trim()) {
                     let (_, v) = span(r).ok()?;

@@ -11,7 +11,7 @@ use crate::board::BoardProfile;
 use crate::hoststamp::{self, HostScale, Layer};
 use crate::lines::{clean, LineSplitter, MAX_LINE};
 use crate::model::*;
-use crate::{linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
+use crate::{ascii, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::collections::VecDeque;
 
@@ -170,13 +170,13 @@ fn strip_junk(mut t: &str) -> &str {
         } else if let Some(r) = t.strip_prefix('\u{fffd}') {
             t = r;
         } else {
-            return t.trim_ascii_start();
+            return ascii::trim_start(t);
         }
     }
 }
 
 fn is_default_ready(t: &str) -> bool {
-    let t = t.trim_ascii_end();
+    let t = ascii::trim_end(t);
     let n = t.len();
     if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
         return false;
@@ -253,11 +253,13 @@ impl State {
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
-        let (fw, text) = match hoststamp::strip_rpi(text.trim_ascii_start()) {
+        let (fw, text) = match hoststamp::strip_rpi(ascii::trim_start(text)) {
             Some((fw, rest)) => (Some(fw), rest),
             None => (None, text),
         };
-        let t = strip_junk(hoststamp::strip_syslog(text.trim_ascii_start()).trim_ascii_start());
+        let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
+            ascii::trim_start(text),
+        )));
         let host = self.host(n, host_raw, scale);
         if t.is_empty() {
             if self.cur.started {
@@ -723,11 +725,11 @@ impl State {
         k.last_ts_s = Some(p.ts);
         if let Some(h) = host {
             let d = h - p.ts;
-            if b.printk_offset.is_none_or(|o| d < o) {
+            if b.printk_offset.map_or(true, |o| d < o) {
                 b.printk_offset = Some(d);
             }
         }
-        if self.current().is_none_or(|c| c < StageId::Kernel) {
+        if self.current().map_or(true, |c| c < StageId::Kernel) {
             self.open(StageId::Kernel, n, host, Some(p.ts), "kernel_first_line");
         }
         if let Some(l) = linux::line(p.msg) {
@@ -898,7 +900,7 @@ impl Builder {
         if first.id <= StageId::Rom
             || self.scale != Some(HostScale::Relative)
             || self.origin != Some(0.0)
-            || first_host.is_none_or(|h| h <= 0.0)
+            || first_host.map_or(true, |h| h <= 0.0)
         {
             return;
         }

@@ -11,7 +11,7 @@ use nom::{
     sequence::{pair, tuple},
     IResult,
 };
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 /// Which U-Boot phase printed a banner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,8 +123,10 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
 
 /// Whether a line mentions `autoboot` (a prebuilt SIMD searcher: most lines are checked).
 fn has_autoboot(t: &str) -> bool {
-    static F: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("autoboot"));
-    F.find(t.as_bytes()).is_some()
+    static F: OnceLock<Finder<'static>> = OnceLock::new();
+    F.get_or_init(|| Finder::new("autoboot"))
+        .find(t.as_bytes())
+        .is_some()
 }
 
 fn is_columns(t: &str) -> bool {
