@@ -6,6 +6,7 @@ pub mod bootloop;
 pub mod capture;
 pub mod cmd;
 pub mod console;
+pub mod flock;
 pub mod image;
 pub mod power;
 pub mod report;

@@ -361,10 +361,10 @@ impl RunDir {
             .write(true)
             .open(&p)
             .map_err(io_err(&p))?;
-        match f.try_lock() {
-            Ok(()) => Ok(f),
-            Err(fs::TryLockError::WouldBlock) => Err(RunError::Locked(path.to_path_buf())),
-            Err(fs::TryLockError::Error(e)) => Err(RunError::Io { path: p, source: e }),
+        match crate::flock::try_lock_exclusive(&f) {
+            Ok(true) => Ok(f),
+            Ok(false) => Err(RunError::Locked(path.to_path_buf())),
+            Err(e) => Err(RunError::Io { path: p, source: e }),
         }
     }
 

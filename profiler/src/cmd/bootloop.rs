@@ -167,7 +167,7 @@ fn load_profile(
         return Ok((prof, p.display().to_string(), text));
     }
     if let Some(m) = run_manifest {
-        if a.board.as_deref().is_none_or(|b| b == m.board) && !m.board_profile.is_empty() {
+        if a.board.as_deref().map_or(true, |b| b == m.board) && !m.board_profile.is_empty() {
             let prof =
                 BoardProfile::from_toml_str(&format!("{} (run.json)", m.board), &m.board_profile)?;
             return Ok((prof, m.board_source.clone(), m.board_profile.clone()));

@@ -179,12 +179,13 @@ impl Lock {
     /// Blocks until the lock at `path` is ours.
     pub fn acquire(path: &Path) -> anyhow::Result<Self> {
         let file = Self::open(path)?;
-        if file.try_lock().is_err() {
+        if !crate::flock::try_lock_exclusive(&file).unwrap_or(false) {
             eprintln!(
                 "perfguide image: waiting for another build holding {}",
                 path.display()
             );
-            file.lock()?;
+            crate::flock::lock_exclusive(&file)
+                .with_context(|| format!("cannot lock {}", path.display()))?;
         }
         Ok(Self { _file: file })
     }
@@ -192,7 +193,8 @@ impl Lock {
     /// Blocks until no one holds the lock at `path` exclusively, then holds it shared.
     pub fn shared(path: &Path) -> anyhow::Result<Self> {
         let file = Self::open(path)?;
-        file.lock_shared()?;
+        crate::flock::lock_shared(&file)
+            .with_context(|| format!("cannot lock {}", path.display()))?;
         Ok(Self { _file: file })
     }
 }

@@ -131,7 +131,7 @@ pub fn sec_cfg() -> Vec<u8> {
     ] {
         b.extend_from_slice(&magic.to_le_bytes());
         b.extend_from_slice(&size.to_le_bytes());
-        b.extend(std::iter::repeat_n(0u8, body));
+        b.resize(b.len() + body, 0u8);
     }
     b
 }
