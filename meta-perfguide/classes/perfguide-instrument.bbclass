@@ -17,7 +17,7 @@
 
 PERFGUIDE_INSTRUMENT ??= "auto"
 # Same minimum as the perfguide recipe (see the comment there).
-PERFGUIDE_MIN_RUST ??= "1.89"
+PERFGUIDE_MIN_RUST ??= "1.75"
 
 # Files looked up in DEPLOY_DIR_IMAGE; the ones not deployed are skipped.
 PERFGUIDE_BOOT_IMAGES ??= "tiboot3.bin tispl.bin u-boot.img sysfw.itb ${KERNEL_IMAGETYPE}"

@@ -186,6 +186,30 @@ check_crates_inc() {
 		fail "SRCREV $rev has no meta-perfguide/COPYING.MIT (LIC_FILES_CHKSUM)"
 }
 
+# The minimum Rust of the recipe is the workspace's rust-version, and every
+# crate of the Cargo.lock builds with it: the working tree's lock and the one
+# at SRCREV (what the recipe builds), when they differ. Needs cargo (to unpack
+# the locked crates) and, the first time, the crate registry.
+check_msrv_lock() {
+	local bb=$LAYER/recipes-devtools/perfguide/perfguide_git.bb
+	local ws min rev
+	ws=$(sed -n 's/^rust-version = "\([0-9.]*\)"$/\1/p' "$REPO/Cargo.toml")
+	min=$(sed -n 's/^PERFGUIDE_MIN_RUST ??= "\([0-9.]*\)"$/\1/p' "$bb")
+	[ -n "$ws" ] || fail "no rust-version in Cargo.toml"
+	[ "$ws" = "$min" ] || fail "perfguide_git.bb: PERFGUIDE_MIN_RUST '$min', Cargo.toml rust-version $ws"
+	(cd "$REPO" && cargo fetch --locked --quiet)
+	python3 "$HERE/msrv_lock.py" "$REPO/Cargo.lock"
+	rev=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$bb")
+	if git -C "$REPO" cat-file -e "$rev^{commit}" 2>/dev/null &&
+		! git -C "$REPO" show "$rev:Cargo.lock" | cmp -s - "$REPO/Cargo.lock"; then
+		mkdir -p "$WORK/srcrev"
+		git -C "$REPO" archive "$rev" | tar -x -C "$WORK/srcrev"
+		(cd "$WORK/srcrev" && cargo fetch --locked --quiet)
+		echo "SRCREV $rev:"
+		python3 "$HERE/msrv_lock.py" --msrv "$min" "$WORK/srcrev/Cargo.lock"
+	fi
+}
+
 # ------------------------------------------------------------------ kas --
 check_kas_schema() {
 	local schema
@@ -508,6 +532,7 @@ if [ "$(git -C "$REPO" rev-parse --is-shallow-repository 2>/dev/null)" = true ] 
 else
 	check "perfguide-crates.inc matches Cargo.lock of SRCREV" check_crates_inc
 fi
+check "Cargo.lock: every crate builds with PERFGUIDE_MIN_RUST (msrv_lock.py)" check_msrv_lock
 check "kas files validate against kas's schema" check_kas_schema
 check "kas file per machine, target, layers, branches" check_kas_machines
 check "shellcheck perfguide-bench and check.sh" check_shellcheck
