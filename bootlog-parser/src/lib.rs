@@ -19,6 +19,7 @@ pub mod hoststamp;
 pub mod lines;
 pub mod linux;
 pub mod model;
+pub mod needles;
 pub mod optee;
 pub mod rpi;
 pub mod sbl;

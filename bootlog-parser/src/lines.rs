@@ -117,14 +117,29 @@ fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     memchr::memchr2(a, b, hay)
 }
 
-/// Whether a line is plain printable text that needs no cleaning.
+/// Whether a line is plain printable text that needs no cleaning: only bytes 0x09 and
+/// 0x20..=0x7e. Eight bytes at a time (SWAR): this runs on every line.
 #[inline]
-fn is_plain(bytes: &[u8]) -> bool {
-    // A branch-free fold so the compiler can vectorise it.
-    let bad = bytes.iter().fold(0u8, |acc, &b| {
-        acc | (((b < 0x20) & (b != b'\t')) | (b >= 0x7f)) as u8
-    });
+pub fn is_plain(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    const LOW7: u64 = ONES * 0x7f;
+    // Exact per-byte tests: the low seven bits plus a constant never carry into the next byte.
+    let zero = |y: u64| !(((y & LOW7) + LOW7) | y) & HIGH;
+    let mut words = bytes.chunks_exact(8);
+    let mut bad = 0u64;
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        let ge20 = ((x & LOW7) + ONES * (0x80 - 0x20)) & HIGH;
+        let tab = zero(x ^ (ONES * 0x09));
+        let del = zero(x ^ LOW7);
+        bad |= (x & HIGH) | (!ge20 & HIGH & !tab) | del;
+    }
     bad == 0
+        && words
+            .remainder()
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) || b == b'\t')
 }
 
 /// Turns one line of console bytes into text (see the module doc).
@@ -230,6 +245,17 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn swar_plain_is_the_byte_rule(bytes in proptest::collection::vec(
+            proptest::prop_oneof![0u8..=255, proptest::sample::select(vec![0x08u8, 0x09, 0x1f, 0x20, 0x7e, 0x7f, 0x80])],
+            0..40,
+        )) {
+            let want = bytes.iter().all(|&b| (0x20..0x7f).contains(&b) || b == b'\t');
+            proptest::prop_assert_eq!(is_plain(&bytes), want);
+        }
+    }
 
     fn split(chunks: &[&[u8]]) -> Vec<(u64, String)> {
         let mut s = LineSplitter::new();

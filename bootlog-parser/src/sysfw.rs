@@ -1,5 +1,6 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
+use crate::needles;
 use memchr::memmem::Finder;
 use std::sync::OnceLock;
 
@@ -19,6 +20,12 @@ pub enum SysfwLine<'a> {
 
 /// Classifies a line (leading blanks and an `I/TC: ` prefix already removed).
 pub fn line(t: &str) -> Option<SysfwLine<'_>> {
+    line_hinted(t, needles::ALL)
+}
+
+/// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
+/// `oard`, so most lines skip that search.
+pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("SYSFW ABI:") {
         let r = r.trim();
         let abi = r.split_whitespace().next()?;
@@ -40,10 +47,11 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
     }
     // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
     static OARD: OnceLock<Finder<'static>> = OnceLock::new();
-    if OARD
-        .get_or_init(|| Finder::new("oard"))
-        .find(t.as_bytes())
-        .is_some()
+    if hints & needles::OARD != 0
+        && OARD
+            .get_or_init(|| Finder::new("oard"))
+            .find(t.as_bytes())
+            .is_some()
         && (t.contains("Board Configuration")
             || t.contains("BoardConfig")
             || t.contains("board config"))

@@ -1,6 +1,7 @@
 //! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
 //! status lines, and `systemd-analyze blame` / `critical-chain` output.
 
+use crate::needles;
 use memchr::memmem::Finder;
 use nom::{
     branch::alt,
@@ -116,6 +117,12 @@ fn strip_tree(mut s: &str) -> &str {
 
 /// Classifies a line (leading blanks removed; a `systemd[1]: ` prefix is allowed).
 pub fn line(t: &str) -> Option<SystemdLine<'_>> {
+    line_hinted(t, needles::ALL)
+}
+
+/// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
+/// ` reached after ` or `@`, so most lines skip those searches.
+pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     let t = t.strip_prefix("systemd[1]: ").unwrap_or(t);
     let b = t.as_bytes();
     match b.first()? {
@@ -146,12 +153,20 @@ pub fn line(t: &str) -> Option<SystemdLine<'_>> {
             const REACHED: &str = " reached after ";
             static REACHED_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
             let reached = REACHED_FINDER.get_or_init(|| Finder::new(REACHED));
-            if let Some(i) = reached.find(t.as_bytes()) {
+            let found = if hints & needles::REACHED != 0 {
+                reached.find(t.as_bytes())
+            } else {
+                None
+            };
+            if let Some(i) = found {
                 let (unit, r) = (&t[..i], &t[i + REACHED.len()..]);
                 if is_unit(unit.trim()) {
                     let (_, v) = span(r).ok()?;
                     return Some(SystemdLine::Reached(unit.trim(), v));
                 }
+            }
+            if hints & needles::AT == 0 {
+                return None;
             }
             memchr::memchr(b'@', t.as_bytes())?;
             let s = strip_tree(t);

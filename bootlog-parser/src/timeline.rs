@@ -11,6 +11,7 @@ use crate::board::BoardProfile;
 use crate::hoststamp::{self, HostScale, Layer};
 use crate::lines::{clean, LineSplitter, MAX_LINE};
 use crate::model::*;
+use crate::needles::{self, NeedleIndex};
 use crate::{ascii, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::collections::VecDeque;
@@ -40,6 +41,10 @@ struct State {
     last_scale: HostScale,
     /// The capture's host clock starts at power-on (perfguide's own captures).
     power_on: bool,
+    /// Where the anywhere-words are in the chunk being fed.
+    needles: NeedleIndex,
+    /// The words the current line may hold (see [`needles`]).
+    hints: u8,
 }
 
 struct OpenStage {
@@ -108,6 +113,8 @@ impl Parser {
                 pending_origin: None,
                 last_scale: HostScale::Relative,
                 power_on: false,
+                needles: NeedleIndex::default(),
+                hints: needles::ALL,
             },
         }
     }
@@ -123,6 +130,7 @@ impl Parser {
     /// Consumes a chunk of console bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
         let Self { splitter, state } = self;
+        state.needles.index(bytes);
         splitter.feed(bytes, &mut |n, b, cut| state.line(n, b, cut));
     }
 
@@ -193,6 +201,12 @@ impl State {
             ));
         }
         let text = clean(bytes);
+        // The cleaned text of a plain line is its raw bytes, so the raw bytes' words hold for
+        // it; a cleaned copy may join words (escapes removed), so it gets every hint.
+        self.hints = match &text {
+            std::borrow::Cow::Borrowed(_) => self.needles.hints(bytes),
+            std::borrow::Cow::Owned(_) => needles::ALL,
+        };
         match hoststamp::strip(&text) {
             Layer::None(t) => self.record(n, None, HostScale::Relative, t),
             Layer::Host(h, scale, rest) => {
@@ -207,6 +221,8 @@ impl State {
                 self.record(n, Some(h), scale, rest)
             }
             Layer::Lava(dt, Some(msg)) => {
+                // JSON escapes in the message can spell any word.
+                self.hints = needles::ALL;
                 for part in msg.split(['\n', '\r']) {
                     let c = clean(part.as_bytes()).into_owned();
                     self.record(n, dt, HostScale::Wall, &c);
@@ -315,7 +331,7 @@ impl State {
             self.printk(n, host, p);
             return;
         }
-        if let Some(l) = uboot::line(t) {
+        if let Some(l) = uboot::line_hinted(t, self.hints) {
             self.uboot(n, host, l);
             return;
         }
@@ -327,7 +343,7 @@ impl State {
             self.optee(n, host, l);
             return;
         }
-        if let Some(l) = sysfw::line(t) {
+        if let Some(l) = sysfw::line_hinted(t, self.hints) {
             self.sysfw(n, host, l);
             return;
         }
@@ -348,7 +364,7 @@ impl State {
             self.kernel(n, host, None, l);
             return;
         }
-        if let Some(l) = systemd::line(t) {
+        if let Some(l) = systemd::line_hinted(t, self.hints) {
             self.systemd(n, host, l);
             return;
         }
@@ -669,7 +685,7 @@ impl State {
             optee::OpteeLine::NormalWorld => self.mark("optee_done", n, host, None),
             optee::OpteeLine::Secondary => {}
             optee::OpteeLine::Other(rest) => {
-                if let Some(l) = sysfw::line(rest) {
+                if let Some(l) = sysfw::line_hinted(rest, self.hints) {
                     self.sysfw(n, host, l);
                 }
             }
@@ -737,7 +753,7 @@ impl State {
         } else if let Some(l) = p
             .msg
             .starts_with("systemd")
-            .then(|| systemd::line(p.msg))
+            .then(|| systemd::line_hinted(p.msg, self.hints))
             .flatten()
         {
             self.systemd(n, host, l);

@@ -1,6 +1,7 @@
 //! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
+use crate::needles;
 use memchr::memmem::Finder;
 use nom::{
     branch::alt,
@@ -82,6 +83,13 @@ fn banner(i: &str) -> IResult<&str, UbootLine<'_>> {
 
 /// Classifies a line (leading blanks already removed).
 pub fn line(t: &str) -> Option<UbootLine<'_>> {
+    line_hinted(t, needles::ALL)
+}
+
+/// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
+/// `autoboot`, so most lines skip that search.
+pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
+    let has_autoboot = |t: &str| hints & needles::AUTOBOOT != 0 && has_autoboot(t);
     match t.as_bytes().first()? {
         b'U' => banner(t).ok().map(|(_, l)| l),
         b'T' => {
