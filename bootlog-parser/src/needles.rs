@@ -1,0 +1,99 @@
+//! Words some grammars look for anywhere in a line (`autoboot`, `oard`, ` reached after `, `@`),
+//! found once per input chunk instead of once per line and grammar.
+//!
+//! Most lines hold none of them, yet without an index every line pays for three substring
+//! searches. [`NeedleIndex`] runs one SIMD search per word over the whole chunk; each line then
+//! gets a bit set of the words it may contain ([`NeedleIndex::hints`]). A bit is only ever
+//! cleared when the word is certainly absent from the line's raw bytes, so a grammar that skips
+//! its search on a clear bit decides exactly as it would have searching.
+
+use memchr::memmem;
+
+/// `autoboot` (U-Boot's prompt).
+pub const AUTOBOOT: u8 = 1;
+/// `oard` (SYSFW board-configuration messages).
+pub const OARD: u8 = 2;
+/// ` reached after ` (systemd-analyze).
+pub const REACHED: u8 = 4;
+/// `@` (systemd-analyze critical-chain).
+pub const AT: u8 = 8;
+/// Every word may be present: what a line outside the indexed chunk gets.
+pub const ALL: u8 = AUTOBOOT | OARD | REACHED | AT;
+
+const WORDS: [&str; 4] = ["autoboot", "oard", " reached after ", "@"];
+
+/// Where the words are in the current chunk, as `(end offset, bit)` in order, and a cursor.
+#[derive(Debug, Default)]
+pub(crate) struct NeedleIndex {
+    found: Vec<(usize, u8)>,
+    cursor: usize,
+    base: usize,
+    len: usize,
+}
+
+impl NeedleIndex {
+    /// Indexes a new chunk (forgetting the previous one).
+    pub(crate) fn index(&mut self, chunk: &[u8]) {
+        self.found.clear();
+        for (k, w) in WORDS.iter().enumerate() {
+            let bit = 1u8 << k;
+            if let [b] = w.as_bytes() {
+                self.found
+                    .extend(memchr::memchr_iter(*b, chunk).map(|p| (p + 1, bit)));
+            } else {
+                // Non-overlapping matches: a word hidden inside an overlapping earlier match
+                // shares its line (no word holds a line break), and only presence per line
+                // matters.
+                self.found
+                    .extend(memmem::find_iter(chunk, w.as_bytes()).map(|p| (p + w.len(), bit)));
+            }
+        }
+        self.found.sort_unstable();
+        self.cursor = 0;
+        self.base = chunk.as_ptr() as usize;
+        self.len = chunk.len();
+    }
+
+    /// The words `line` may contain. `line` must be a later slice of the indexed chunk than
+    /// the previous call's (lines come in order); any other slice gets [`ALL`].
+    pub(crate) fn hints(&mut self, line: &[u8]) -> u8 {
+        let p = line.as_ptr() as usize;
+        if p < self.base || p + line.len() > self.base + self.len {
+            return ALL;
+        }
+        let (start, end) = (p - self.base, p - self.base + line.len());
+        let mut m = 0;
+        let mut c = self.cursor;
+        // Skip words that ended before this line; collect those ending inside it (a word
+        // never holds a line break, so ending inside means lying inside).
+        while let Some(&(e, bit)) = self.found.get(c) {
+            if e > end {
+                break;
+            }
+            if e > start {
+                m |= bit;
+            }
+            c += 1;
+        }
+        self.cursor = c;
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_per_line() {
+        let chunk = b"Hit any key to stop autoboot: 0\nplain line\nBoard config ok\n\
+                      graphical.target reached after 3s in userspace\nx.service @1.2s\n";
+        let mut ix = NeedleIndex::default();
+        ix.index(chunk);
+        let lines: Vec<&[u8]> = chunk.split(|&b| b == b'\n').collect();
+        let got: Vec<u8> = lines.iter().map(|l| ix.hints(l)).collect();
+        assert_eq!(got, vec![AUTOBOOT, 0, OARD, REACHED, AT, 0]);
+        // A slice that is not in the chunk knows nothing.
+        assert_eq!(ix.hints(b"elsewhere"), ALL);
+    }
+}
