@@ -211,6 +211,10 @@ pub fn is_plain(bytes: &[u8]) -> bool {
             }
             rest = &rest[16..];
         }
+        if !rest.is_empty() && bytes.len() >= 16 {
+            // The tail: the last 16 bytes again (overlapping what was checked), one step.
+            return is_plain(&bytes[bytes.len() - 16..]);
+        }
     }
     rest.iter()
         .all(|&b| (0x20..0x7f).contains(&b) || b == b'\t')

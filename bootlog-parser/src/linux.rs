@@ -1,5 +1,6 @@
 //! Linux grammar: printk timestamps, the boot banner, `Run /init`, initcall_debug lines, panics.
 
+#[cfg(test)]
 use nom::{
     bytes::complete::take_while1,
     character::complete::{char, digit1, space0},
@@ -174,6 +175,7 @@ fn func_name(s: &str) -> &str {
     s.split('+').next().unwrap_or(s)
 }
 
+#[cfg(test)]
 fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
     let (i, (_, f, _, _, ret, _, _, us, _)) = tuple((
         nom::bytes::complete::tag("initcall "),
@@ -194,6 +196,41 @@ fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
             usecs: us.parse().unwrap_or(0),
         },
     ))
+}
+
+/// The `initcall` grammar by hand (initcall_debug prints one per initcall: thousands per
+/// boot); the same language and values as the nom [`initcall`], which a proptest compares.
+fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
+    fn space0(s: &str) -> &str {
+        s.trim_start_matches([' ', '\t'])
+    }
+    fn digits(s: &str) -> (&str, &str) {
+        let n = s.bytes().take_while(u8::is_ascii_digit).count();
+        s.split_at(n)
+    }
+    let r = m.strip_prefix("initcall ")?;
+    let f_len = r.find(char::is_whitespace).unwrap_or(r.len());
+    if f_len == 0 {
+        return None;
+    }
+    let (f, r) = r.split_at(f_len);
+    let r = space0(r.strip_prefix(" returned ")?);
+    let neg = usize::from(r.starts_with('-'));
+    let (d, _) = digits(&r[neg..]);
+    if d.is_empty() {
+        return None;
+    }
+    let (ret, r) = r.split_at(neg + d.len());
+    let r = space0(r.strip_prefix(" after ")?);
+    let (us, r) = digits(r);
+    if us.is_empty() || !r.starts_with(" usecs") {
+        return None;
+    }
+    Some(KernelLine::Initcall {
+        name: func_name(f),
+        ret: ret.parse().unwrap_or(0),
+        usecs: us.parse().unwrap_or(0),
+    })
 }
 
 /// Classifies a kernel message (the text after the printk stamp, or a whole line).
@@ -227,7 +264,7 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
             let r = m.strip_prefix("calling ")?.trim_start();
             Some(KernelLine::Calling(func_name(r.split_whitespace().next()?)))
         }
-        b'i' => initcall(m).ok().map(|(_, l)| l),
+        b'i' => initcall_fast(m),
         _ => None,
     }
 }
@@ -275,6 +312,21 @@ mod tests {
                 let slow = printk_nom(&t);
                 proptest::prop_assert_eq!(fast.map(|p| (p.ts.to_bits(), p.msg)), slow.map(|p| (p.ts.to_bits(), p.msg)), "{:?}", t);
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_initcall_is_the_nom_grammar(
+            f in "[a-z_+/0-9x\u{a0} ]{0,12}",
+            sp in "[ \t]{0,2}",
+            ret in "-?[0-9]{0,22}",
+            us in "[0-9]{0,22}",
+            tail in "( usecs| usec|usecs|)",
+        ) {
+            let m = format!("initcall {f} returned {sp}{ret} after {sp}{us}{tail}");
+            let slow = initcall(&m).ok().map(|(_, l)| l);
+            proptest::prop_assert_eq!(initcall_fast(&m), slow, "{:?}", m);
         }
     }
 

@@ -123,11 +123,16 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
                 _ => Some(SblLine::Info(k, v)),
             }
         }
-        b'f' | b'*' => pdk_entry(t).ok().map(|(_, l)| l),
+        b'f' | b'*' if t.starts_with("fxn:") || t.starts_with("**") => {
+            pdk_entry(t).ok().map(|(_, l)| l)
+        }
         b'S' => {
             if let Some(r) = t.strip_prefix("SBL Revision:") {
                 Some(SblLine::Revision(r.trim()))
-            } else if t.starts_with("Starting linux") || t.contains("2nd stage bootloader") {
+            } else if t.starts_with("Starting linux")
+                || (memchr::memchr(b'2', t.as_bytes()).is_some()
+                    && t.contains("2nd stage bootloader"))
+            {
                 Some(SblLine::Starting(t.trim_end()))
             } else {
                 None

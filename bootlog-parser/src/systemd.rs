@@ -8,7 +8,7 @@ use nom::{
     bytes::complete::tag,
     character::complete::{char, digit1},
     combinator::{opt, recognize},
-    multi::many1,
+    multi::fold_many1,
     sequence::{terminated, tuple},
     IResult,
 };
@@ -40,8 +40,12 @@ fn span_part(i: &str) -> IResult<&str, f64> {
 
 /// A systemd time span: `1min 33.629s`, `481ms`, `4.865s` -> seconds.
 pub fn span(i: &str) -> IResult<&str, f64> {
-    let (i, parts) = many1(terminated(span_part, opt(char(' '))))(i)?;
-    Ok((i, parts.iter().sum()))
+    // Summed as it goes (no Vec): the same left-to-right sum as collecting and summing.
+    fold_many1(
+        terminated(span_part, opt(char(' '))),
+        || 0.0,
+        |a: f64, v| a + v,
+    )(i)
 }
 
 /// Parses a whole string as a span.
@@ -142,6 +146,12 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
         }
         b'W' if t.starts_with("Welcome to ") => Some(SystemdLine::Welcome),
         b'0'..=b'9' => {
+            // A blame row ends with its unit: rule out other number lines (benchmark output)
+            // before parsing the span.
+            let end = t.trim_end();
+            if !UNIT_SUFFIXES.iter().any(|u| end.ends_with(u)) {
+                return None;
+            }
             let (rest, d) = span(t).ok()?;
             let unit = rest.trim();
             is_unit(unit).then_some(SystemdLine::Blame(unit, d))
