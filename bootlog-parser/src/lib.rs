@@ -16,6 +16,7 @@
 mod ascii;
 pub mod board;
 pub mod hoststamp;
+pub mod json;
 pub mod lines;
 pub mod linux;
 pub mod model;

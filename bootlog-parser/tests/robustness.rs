@@ -153,7 +153,10 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
         for b in parse(&bytes) {
-            serde_json::to_string(&b).unwrap();
+            let serde = serde_json::to_string(&b).unwrap();
+            let mut fast = Vec::new();
+            bootlog_parser::json::write_boot(&mut fast, &b);
+            prop_assert_eq!(String::from_utf8_lossy(&fast), serde);
         }
     }
 

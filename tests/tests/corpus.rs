@@ -30,6 +30,15 @@ fn every_corpus_log_parses_and_serialises() {
         let boots = bootlog_parser::parse_bytes(&bytes, &bootlog_parser::BoardProfile::generic());
         assert!(!boots.is_empty(), "{}: no boot", p.display());
         for b in &boots {
+            // The fast writer `perfguide parse --format json` uses gives serde's exact bytes.
+            let mut fast = Vec::new();
+            bootlog_parser::json::write_boot(&mut fast, b);
+            assert_eq!(
+                String::from_utf8_lossy(&fast),
+                serde_json::to_string(b).unwrap(),
+                "{}: json::write_boot differs from serde_json",
+                p.display()
+            );
             let v = serde_json::to_value(b).unwrap();
             for k in ["index", "complete", "stages", "components", "warnings"] {
                 assert!(v.get(k).is_some(), "{}: key {k} missing", p.display());

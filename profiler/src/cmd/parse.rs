@@ -173,7 +173,7 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
             index += 1;
             stats.add(&b);
             obj.clear();
-            serde_json::to_writer(&mut obj, &b)?;
+            bootlog_parser::json::write_boot(&mut obj, &b);
             debug_assert_eq!(obj.last(), Some(&b'}'));
             obj.pop();
             obj.extend_from_slice(b",\"source\":");
