@@ -24,7 +24,7 @@ pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
     w.u64(b.lines.1);
     w.out.push(b']');
     w.key("stages");
-    w.list(&b.stages, |out, s| stage(out, s));
+    w.list(&b.stages, stage);
     w.key("components");
     w.out.push(b'{');
     for (i, (k, v)) in b.components.iter().enumerate() {
@@ -59,7 +59,7 @@ pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
     }
     if !b.bootstage.is_empty() {
         w.key("bootstage");
-        w.list(&b.bootstage, |out, r| bootstage_record(out, r));
+        w.list(&b.bootstage, bootstage_record);
     }
     if !b.bootstage_accumulated.is_empty() {
         w.key("bootstage_accumulated");
@@ -75,7 +75,7 @@ pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
     if !b.bootstage_reports.is_empty() {
         w.key("bootstage_reports");
         w.list(&b.bootstage_reports, |out, rep| {
-            list(out, rep, |out, r| bootstage_record(out, r));
+            list(out, rep, bootstage_record);
         });
     }
     if !b.initcalls.is_empty() {
