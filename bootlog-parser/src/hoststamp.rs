@@ -7,7 +7,7 @@
 
 use nom::{
     bytes::complete::take_while_m_n,
-    character::complete::{char, digit1, space0, space1},
+    character::complete::{char, digit1, space1},
     combinator::{opt, recognize},
     sequence::tuple,
     IResult,
@@ -58,10 +58,75 @@ fn num(s: &str) -> f64 {
     s.parse().unwrap_or(0.0)
 }
 
-/// `[abs delta]` (grabserial -t, raw capture).
+/// `[abs delta]` (grabserial -t, raw capture): the hand-written twin of [`grabserial_nom`]
+/// (same language and value, compared by a proptest), as it runs on every stamped line.
 fn grabserial_t(i: &str) -> IResult<&str, f64> {
-    let (i, (_, _, abs, _, _delta, _)) =
-        tuple((char('['), space0, frac, space1, frac, char(']')))(i)?;
+    let err = || nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Char));
+    let b = i.as_bytes();
+    if b.first() != Some(&b'[') {
+        return Err(err());
+    }
+    let blanks = |mut k: usize| {
+        while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+            k += 1;
+        }
+        k
+    };
+    // `digits(.digits)?` from k: (end, integer digits, fraction digits).
+    let number = |k: usize| -> Option<(usize, &[u8], &[u8])> {
+        let mut e = k;
+        while e < b.len() && b[e].is_ascii_digit() {
+            e += 1;
+        }
+        if e == k {
+            return None;
+        }
+        let int = &b[k..e];
+        if b.get(e) == Some(&b'.') {
+            let mut f = e + 1;
+            while f < b.len() && b[f].is_ascii_digit() {
+                f += 1;
+            }
+            if f > e + 1 {
+                return Some((f, int, &b[e + 1..f]));
+            }
+        }
+        Some((e, int, &[]))
+    };
+    let k0 = blanks(1);
+    let (e, int, frac) = number(k0).ok_or_else(err)?;
+    let k = blanks(e);
+    if k == e {
+        return Err(err());
+    }
+    let (e2, _, _) = number(k).ok_or_else(err)?;
+    if b.get(e2) != Some(&b']') {
+        return Err(err());
+    }
+    let v = if int.len() + frac.len() < 16 {
+        // At most 15 digits over an exact power of ten: one rounding, as parsing does.
+        let n = int
+            .iter()
+            .chain(frac)
+            .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
+        n as f64 / crate::linux::POW10[frac.len()]
+    } else {
+        num(&i[k0..e])
+    };
+    Ok((&i[e2 + 1..], v))
+}
+
+/// The nom grammar [`grabserial_t`] stands in for.
+#[cfg(test)]
+fn grabserial_nom(i: &str) -> IResult<&str, f64> {
+    let (i, (_, _, abs, _, _delta, _)) = tuple((
+        char('['),
+        nom::character::complete::space0,
+        frac,
+        space1,
+        frac,
+        char(']'),
+    ))(i)?;
     Ok((i, num(abs)))
 }
 
@@ -242,6 +307,21 @@ pub fn split_glued(text: &str) -> Option<(&str, f64, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn fast_grabserial_is_the_nom_grammar(
+            a in "[ \t]{0,2}[0-9]{0,18}(\\.[0-9]{0,18})?",
+            gap in "[ \t]{0,2}",
+            d in "[0-9]{0,4}(\\.[0-9]{0,4})?",
+            tail in "[\\] x.0-9]{0,3}",
+        ) {
+            let t = format!("[{a}{gap}{d}{tail}");
+            let fast = grabserial_t(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            let slow = grabserial_nom(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+        }
+    }
 
     #[test]
     fn grabserial_t_and_raw_capture() {

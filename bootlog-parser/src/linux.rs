@@ -42,6 +42,13 @@ fn caller(i: &str) -> IResult<&str, ()> {
 /// `0.<digits>` as an f64, exactly as `format!("0.{digits}").parse()` (0.0 when that fails),
 /// without allocating for the usual short fractions: this runs once per printk line.
 pub(crate) fn fraction(digits: &str) -> f64 {
+    let d = digits.as_bytes();
+    if d.len() < POW10.len() && d.iter().all(u8::is_ascii_digit) {
+        // Up to 15 digits and 10^15 are exact doubles: one division rounds once, to the value
+        // parsing gives.
+        let n = d.iter().fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
+        return n as f64 / POW10[d.len()];
+    }
     let mut buf = [0u8; 40];
     let n = digits.len() + 2;
     if n > buf.len() {
@@ -56,7 +63,7 @@ pub(crate) fn fraction(digits: &str) -> f64 {
 }
 
 /// Exact powers of ten up to 10^15, for fractions short enough to divide exactly.
-const POW10: [f64; 16] = [
+pub(crate) const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
 
