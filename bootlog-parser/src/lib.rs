@@ -15,6 +15,7 @@
 
 mod ascii;
 pub mod board;
+pub mod gate;
 pub mod hoststamp;
 pub mod json;
 pub mod lines;

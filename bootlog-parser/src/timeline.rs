@@ -12,7 +12,7 @@ use crate::hoststamp::{self, HostScale, Layer};
 use crate::lines::{clean, LineSplitter, MAX_LINE};
 use crate::model::*;
 use crate::needles::{self, NeedleIndex};
-use crate::{ascii, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
+use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::collections::VecDeque;
 
@@ -331,42 +331,62 @@ impl State {
             self.printk(n, host, p);
             return;
         }
-        if let Some(l) = uboot::line_hinted(t, self.hints) {
-            self.uboot(n, host, l);
-            return;
+        // Only the grammars the first byte and the line's words allow (see `gate`), in order.
+        let g = gate::grammars(t.as_bytes().first().copied().unwrap_or(0), self.hints);
+        if g & gate::UBOOT != 0 {
+            if let Some(l) = uboot::line_hinted(t, self.hints) {
+                self.uboot(n, host, l);
+                return;
+            }
         }
-        if let Some(l) = sbl::line(t) {
-            self.sbl(n, host, l);
-            return;
+        if g & gate::SBL != 0 {
+            if let Some(l) = sbl::line(t) {
+                self.sbl(n, host, l);
+                return;
+            }
         }
-        if let Some(l) = optee::line(t) {
-            self.optee(n, host, l);
-            return;
+        if g & gate::OPTEE != 0 {
+            if let Some(l) = optee::line(t) {
+                self.optee(n, host, l);
+                return;
+            }
         }
-        if let Some(l) = sysfw::line_hinted(t, self.hints) {
-            self.sysfw(n, host, l);
-            return;
+        if g & gate::SYSFW != 0 {
+            if let Some(l) = sysfw::line_hinted(t, self.hints) {
+                self.sysfw(n, host, l);
+                return;
+            }
         }
-        if let Some(l) = tfa::line(t) {
-            self.tfa(n, host, l);
-            return;
+        if g & gate::TFA != 0 {
+            if let Some(l) = tfa::line(t) {
+                self.tfa(n, host, l);
+                return;
+            }
         }
-        if let Some(v) = tfa::opensbi(t) {
-            self.open(StageId::Tfa, n, host, None, "opensbi");
-            self.component("opensbi", v);
-            return;
+        if g & gate::OPENSBI != 0 {
+            if let Some(v) = tfa::opensbi(t) {
+                self.open(StageId::Tfa, n, host, None, "opensbi");
+                self.component("opensbi", v);
+                return;
+            }
         }
-        if let Some(l) = rpi::line(t) {
-            self.rpi(n, host, l);
-            return;
+        if g & gate::RPI != 0 {
+            if let Some(l) = rpi::line(t) {
+                self.rpi(n, host, l);
+                return;
+            }
         }
-        if let Some(l) = linux::line(t) {
-            self.kernel(n, host, None, l);
-            return;
+        if g & gate::LINUX != 0 {
+            if let Some(l) = linux::line(t) {
+                self.kernel(n, host, None, l);
+                return;
+            }
         }
-        if let Some(l) = systemd::line_hinted(t, self.hints) {
-            self.systemd(n, host, l);
-            return;
+        if g & gate::SYSTEMD != 0 {
+            if let Some(l) = systemd::line_hinted(t, self.hints) {
+                self.systemd(n, host, l);
+                return;
+            }
         }
         if self.current() == Some(StageId::Kernel)
             && (t.starts_with("init started: BusyBox")
