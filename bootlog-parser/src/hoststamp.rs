@@ -135,8 +135,45 @@ fn two(i: &str) -> IResult<&str, u32> {
     Ok((i, d.parse().unwrap_or(0)))
 }
 
-/// `HH:MM:SS(.frac)` -> seconds since midnight.
+/// `HH:MM:SS(.frac)` -> seconds since midnight. By hand (every Raspberry Pi firmware line
+/// has one); [`clock_time_nom`] is the reference a proptest compares it with.
 fn clock_time(i: &str) -> IResult<&str, f64> {
+    let b = i.as_bytes();
+    let d = |k: usize| {
+        b.get(k)
+            .filter(|c| c.is_ascii_digit())
+            .map(|c| u32::from(c - b'0'))
+    };
+    let two = |k: usize| Some(d(k)? * 10 + d(k + 1)?);
+    let parsed = (|| {
+        let h = two(0)?;
+        (b.get(2) == Some(&b':')).then_some(())?;
+        let m = two(3)?;
+        (b.get(5) == Some(&b':')).then_some(())?;
+        let s = two(6)?;
+        Some((h * 3600 + m * 60 + s) as f64)
+    })();
+    let Some(whole) = parsed else {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Char,
+        )));
+    };
+    if b.get(8) == Some(&b'.') {
+        let mut f = 9;
+        while f < b.len() && b[f].is_ascii_digit() {
+            f += 1;
+        }
+        if f > 9 {
+            return Ok((&i[f..], whole + crate::linux::fraction(&i[9..f])));
+        }
+    }
+    Ok((&i[8..], whole))
+}
+
+/// The nom grammar [`clock_time`] stands in for.
+#[cfg(test)]
+fn clock_time_nom(i: &str) -> IResult<&str, f64> {
     let (i, (h, _, m, _, s, f)) = tuple((
         two,
         char(':'),
@@ -309,6 +346,18 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
+        #[test]
+        fn fast_clock_time_is_the_nom_grammar(
+            noise in "[0-9:.x]{0,14}",
+            shaped in "[0-9]{1,3}:[0-9]{2}:[0-9]{1,3}(\\.[0-9]{0,20})?[.x]?",
+        ) {
+            for t in [noise, shaped] {
+            let fast = clock_time(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            let slow = clock_time_nom(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+            }
+        }
+
         #[test]
         fn fast_grabserial_is_the_nom_grammar(
             a in "[ \t]{0,2}[0-9]{0,18}(\\.[0-9]{0,18})?",

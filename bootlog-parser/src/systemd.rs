@@ -148,8 +148,11 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
         b'0'..=b'9' => {
             // A blame row ends with its unit: rule out other number lines (benchmark output)
             // before parsing the span.
+            // (Each suffix holds one `.`, its first byte: ending with one is having it after
+            // the last `.`.)
             let end = t.trim_end();
-            if !UNIT_SUFFIXES.iter().any(|u| end.ends_with(u)) {
+            let suffix = end.rfind('.').map_or("", |d| &end[d..]);
+            if !UNIT_SUFFIXES.contains(&suffix) {
                 return None;
             }
             let (rest, d) = span(t).ok()?;
