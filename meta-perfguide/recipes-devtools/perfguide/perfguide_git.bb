@@ -19,7 +19,7 @@ LIC_FILES_CHKSUM = "file://meta-perfguide/COPYING.MIT;md5=3cef7a38135a5fc310a964
 PERFGUIDE_SRC_URI ??= "git://${PERFGUIDE_SRCDIR};protocol=file;branch=main"
 PV = "0.1.0+git"
 SRC_URI = "${PERFGUIDE_SRC_URI}"
-SRCREV = "db4f72f67ef44ea4203090ae5af2c11c202bef8a"
+SRCREV = "c2986c6227a6f0dc7e4c91ed126d2009dbddd353"
 
 S = "${WORKDIR}/git"
 
