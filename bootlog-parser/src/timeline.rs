@@ -68,7 +68,10 @@ struct Builder {
     sbl_run: u32,
     sbl_run_has_data: bool,
     last_ts: Option<f64>,
-    calling: Option<String>,
+    /// The last `calling` initcall not yet returned (`calling_open`); the buffer is reused,
+    /// as initcall_debug prints thousands of them.
+    calling: String,
+    calling_open: bool,
     printk_offset: Option<f64>,
     seen_tfa: bool,
     /// Latest Raspberry Pi firmware stamp (`MESS:`), seconds since the VideoCore started.
@@ -828,9 +831,13 @@ impl State {
                     }
                 }
             }
-            K::Calling(f) => self.cur.calling = Some(f.to_string()),
+            K::Calling(f) => {
+                self.cur.calling.clear();
+                self.cur.calling.push_str(f);
+                self.cur.calling_open = true;
+            }
             K::Initcall { name, ret, usecs } => {
-                self.cur.calling = None;
+                self.cur.calling_open = false;
                 self.cur.boot.initcalls.push(Initcall {
                     name: name.to_string(),
                     duration_us: usecs,
@@ -1013,9 +1020,10 @@ impl Builder {
             boot.warnings
                 .push("the log ends before the ready marker (login prompt)".into());
         }
-        if let Some(c) = self.calling.take() {
+        if self.calling_open {
             boot.warnings.push(format!(
-                "initcall {c} was called but never returned in this log"
+                "initcall {} was called but never returned in this log",
+                self.calling
             ));
         }
         boot

@@ -8,7 +8,7 @@ use nom::{
     bytes::complete::{tag, take_till1},
     character::complete::{char, digit1, space0, space1},
     combinator::{map, opt, recognize},
-    multi::many0,
+    multi::many0_count,
     sequence::{pair, tuple},
     IResult,
 };
@@ -144,7 +144,7 @@ fn is_columns(t: &str) -> bool {
 
 /// A bootstage number: `2,348,898` or `2348898`.
 fn grouped(i: &str) -> IResult<&str, u64> {
-    let (i, s) = recognize(pair(digit1, many0(pair(char(','), digit1))))(i)?;
+    let (i, s) = recognize(pair(digit1, many0_count(pair(char(','), digit1))))(i)?;
     let v = s.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |a, d| {
         a.checked_mul(10)
             .and_then(|a| a.checked_add((d - b'0') as u64))
