@@ -137,13 +137,18 @@ fn caller_len(b: &[u8]) -> Option<usize> {
 /// Parses `[    1.962102] msg` (also with a `[    T1]` caller id).
 pub fn printk(t: &str) -> Option<Printk<'_>> {
     let (ts, n) = stamp_len(t.as_bytes())?;
+    Some(printk_after(t, ts, n))
+}
+
+/// The [`Printk`] of `t` whose stamp [`stamp_len`] already read as `(ts, n)`.
+pub(crate) fn printk_after(t: &str, ts: f64, n: usize) -> Printk<'_> {
     // Both scanners stop on ASCII bytes, so the cuts are on char boundaries.
     let rest = &t[n..];
     let rest = caller_len(rest.as_bytes()).map_or(rest, |c| &rest[c..]);
-    Some(Printk {
+    Printk {
         ts,
         msg: rest.strip_prefix(' ').unwrap_or(rest),
-    })
+    }
 }
 
 /// A kernel message the timeline cares about.

@@ -45,6 +45,9 @@ struct State {
     needles: NeedleIndex,
     /// The words the current line may hold (see [`needles`]).
     hints: u8,
+    /// The printk stamp read while looking for host stamps: (where the text starts, seconds,
+    /// stamp length), so classifying the same text does not read it twice.
+    stamp: Option<(usize, f64, usize)>,
 }
 
 struct OpenStage {
@@ -118,6 +121,7 @@ impl Parser {
                 power_on: false,
                 needles: NeedleIndex::default(),
                 hints: needles::ALL,
+                stamp: None,
             },
         }
     }
@@ -210,6 +214,17 @@ impl State {
             std::borrow::Cow::Borrowed(_) => self.needles.hints(bytes),
             std::borrow::Cow::Owned(_) => needles::ALL,
         };
+        // A printk-stamped line has no host layer (see `hoststamp::strip`): note its stamp for
+        // `classify` and go straight on.
+        let lead = ascii::trim_start(&text);
+        if lead.starts_with('[') {
+            if let Some((ts, len)) = linux::stamp_len(lead.as_bytes()) {
+                self.stamp = Some((lead.as_ptr() as usize, ts, len));
+                self.record(n, None, HostScale::Relative, &text);
+                self.stamp = None;
+                return;
+            }
+        }
         match hoststamp::strip(&text) {
             Layer::None(t) => self.record(n, None, HostScale::Relative, t),
             Layer::Host(h, scale, rest) => {
@@ -330,7 +345,13 @@ impl State {
             self.cur.fw_s = fw;
         }
         // printk first: it is most of a boot log.
-        if let Some(p) = linux::printk(t) {
+        let p = match self.stamp {
+            Some((at, ts, len)) if at == t.as_ptr() as usize => {
+                Some(linux::printk_after(t, ts, len))
+            }
+            _ => linux::printk(t),
+        };
+        if let Some(p) = p {
             self.printk(n, host, p);
             return;
         }
