@@ -184,7 +184,7 @@ pub enum KernelLine<'a> {
 }
 
 fn func_name(s: &str) -> &str {
-    s.split('+').next().unwrap_or(s)
+    memchr::memchr(b'+', s.as_bytes()).map_or(s, |i| &s[..i])
 }
 
 #[cfg(test)]

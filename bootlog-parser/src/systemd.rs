@@ -183,7 +183,10 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             }
             memchr::memchr(b'@', t.as_bytes())?;
             let s = strip_tree(t);
-            let (unit, r) = s.split_once(" @")?;
+            // `split_once(" @")`: the first " @" (a one-byte search, then a look back).
+            let b = s.as_bytes();
+            let at = memchr::memchr_iter(b'@', b).find(|&i| i > 0 && b[i - 1] == b' ')?;
+            let (unit, r) = (&s[..at - 1], &s[at + 1..]);
             if !is_unit(unit) {
                 return None;
             }
