@@ -10,6 +10,16 @@ use std::borrow::Cow;
 /// Lines longer than this are cut into pieces of this size (with a warning).
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// What [`LineSplitter`] knows of a line it hands out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flags {
+    /// The piece is part of a line longer than [`MAX_LINE`].
+    pub cut: bool,
+    /// The bytes are known to be plain text (only 0x09 and 0x20..=0x7e, see [`is_plain`]),
+    /// found while looking for line breaks; `false` means not plain or not known.
+    pub plain: bool,
+}
+
 /// Splits a byte stream into lines; feed it chunks of any size.
 #[derive(Debug, Default)]
 pub struct LineSplitter {
@@ -29,9 +39,9 @@ impl LineSplitter {
         Self::default()
     }
 
-    /// Consumes a chunk and calls `out(line_no, bytes, cut)` for every complete line in it;
-    /// `cut` says the piece is part of a line longer than [`MAX_LINE`].
-    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], bool)) {
+    /// Consumes a chunk and calls `out(line_no, bytes, flags)` for every complete line in it
+    /// (see [`Flags`]).
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
         let mut start = 0;
         if let Some(prev) = self.after.take() {
             if let Some(&b) = chunk.first() {
@@ -43,7 +53,8 @@ impl LineSplitter {
                 return;
             }
         }
-        for pos in Breaks::new(chunk) {
+        let mut breaks = Breaks::new(chunk);
+        while let Some(pos) = breaks.next() {
             if pos < start {
                 // The partner of a CRLF / LFCR pair, already consumed.
                 continue;
@@ -53,11 +64,12 @@ impl LineSplitter {
             self.line_no += 1;
             let cut = std::mem::take(&mut self.cutting);
             if self.buf.is_empty() {
-                self.emit(body, cut, out);
+                let plain = breaks.plain(start, pos);
+                self.emit(body, Flags { cut, plain }, out);
             } else {
                 self.buf.extend_from_slice(body);
                 let buf = std::mem::take(&mut self.buf);
-                self.emit(&buf, cut, out);
+                self.emit(&buf, Flags { cut, plain: false }, out);
                 self.buf = buf;
                 self.buf.clear();
             }
@@ -78,18 +90,25 @@ impl LineSplitter {
             let head = std::mem::replace(&mut self.buf, rest);
             self.cut_pieces += 1;
             self.cutting = true;
-            out(self.line_no, &head, true);
+            out(
+                self.line_no,
+                &head,
+                Flags {
+                    cut: true,
+                    plain: false,
+                },
+            );
             // The remainder continues as a new (numbered) line piece.
         }
     }
 
     /// Flushes the last line if the input did not end with a line break.
-    pub fn finish(&mut self, out: &mut impl FnMut(u64, &[u8], bool)) {
+    pub fn finish(&mut self, out: &mut impl FnMut(u64, &[u8], Flags)) {
         if !self.buf.is_empty() {
             self.line_no += 1;
             let buf = std::mem::take(&mut self.buf);
             let cut = std::mem::take(&mut self.cutting);
-            self.emit(&buf, cut, out);
+            self.emit(&buf, Flags { cut, plain: false }, out);
         }
         self.after = None;
     }
@@ -99,18 +118,19 @@ impl LineSplitter {
         self.line_no
     }
 
-    fn emit(&mut self, body: &[u8], cut: bool, out: &mut impl FnMut(u64, &[u8], bool)) {
+    fn emit(&mut self, body: &[u8], flags: Flags, out: &mut impl FnMut(u64, &[u8], Flags)) {
         if body.len() <= MAX_LINE {
-            if cut {
+            if flags.cut {
                 self.cut_pieces += 1;
             }
-            out(self.line_no, body, cut);
+            out(self.line_no, body, flags);
             return;
         }
         let mut pieces = body.chunks(MAX_LINE).peekable();
         while let Some(p) = pieces.next() {
             self.cut_pieces += 1;
-            out(self.line_no, p, true);
+            // A piece of a plain line is plain.
+            out(self.line_no, p, Flags { cut: true, ..flags });
             if pieces.peek().is_some() {
                 self.line_no += 1;
             }
@@ -129,6 +149,10 @@ struct Breaks<'a> {
     base: usize,
     /// Bit i: `hay[base + i]` is a line break not yet returned.
     mask: u64,
+    /// Bit i: `hay[base + i]` is not plain text (see [`is_plain`]; breaks excluded).
+    bad: u64,
+    /// The last byte before `base` that is not plain text.
+    bad_before: Option<usize>,
 }
 
 impl<'a> Breaks<'a> {
@@ -138,7 +162,23 @@ impl<'a> Breaks<'a> {
             at: 0,
             base: 0,
             mask: 0,
+            bad: 0,
+            bad_before: None,
         }
+    }
+
+    /// Whether `hay[start..end]` is plain text, for a line ending at the break just returned
+    /// (`end`, in the current block).
+    fn plain(&self, start: usize, end: usize) -> bool {
+        if self.bad_before.is_some_and(|b| b >= start) {
+            return false;
+        }
+        // Bits of the current block from max(start, base) up to end (exclusive).
+        let lo = start.saturating_sub(self.base).min(64);
+        let hi = end - self.base;
+        let upto = if hi >= 64 { u64::MAX } else { (1u64 << hi) - 1 };
+        let from = if lo >= 64 { 0 } else { !((1u64 << lo) - 1) };
+        self.bad & upto & from == 0
     }
 }
 
@@ -152,7 +192,10 @@ impl Iterator for Breaks<'_> {
                 return None;
             }
             let end = (self.at + 64).min(self.hay.len());
-            self.mask = break_mask(&self.hay[self.at..end]);
+            if self.bad != 0 {
+                self.bad_before = Some(self.base + 63 - self.bad.leading_zeros() as usize);
+            }
+            (self.mask, self.bad) = masks(&self.hay[self.at..end]);
             self.base = self.at;
             self.at = end;
         }
@@ -162,9 +205,11 @@ impl Iterator for Breaks<'_> {
     }
 }
 
-/// Bit i set where `block[i]` is `\n` or `\r` (`block` holds at most 64 bytes).
+/// For `block` (at most 64 bytes): bit i of the first mask set where `block[i]` is `\n` or
+/// `\r`, of the second where it is not plain text (a control byte other than tab and the
+/// breaks, DEL, or not ASCII).
 #[inline]
-fn break_mask(block: &[u8]) -> u64 {
+fn masks(block: &[u8]) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     if block.len() == 64 {
         use std::arch::x86_64::*;
@@ -173,18 +218,32 @@ fn break_mask(block: &[u8]) -> u64 {
         unsafe {
             let nl = _mm_set1_epi8(b'\n' as i8);
             let cr = _mm_set1_epi8(b'\r' as i8);
-            let mut m = 0u64;
+            let (mut m, mut bad) = (0u64, 0u64);
             for k in 0..4 {
                 let v = _mm_loadu_si128(block.as_ptr().add(16 * k) as *const __m128i);
-                let e = _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr));
-                m |= u64::from(_mm_movemask_epi8(e) as u16) << (16 * k);
+                let brk = _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr));
+                // Signed: bytes >= 0x80 are negative, so `< 0x20` catches them too.
+                let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+                let ok_low = _mm_or_si128(brk, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x09)));
+                let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
+                let b = _mm_or_si128(_mm_andnot_si128(ok_low, low), del);
+                m |= u64::from(_mm_movemask_epi8(brk) as u16) << (16 * k);
+                bad |= u64::from(_mm_movemask_epi8(b) as u16) << (16 * k);
             }
-            return m;
+            return (m, bad);
         }
     }
-    block.iter().enumerate().fold(0u64, |m, (i, &b)| {
-        m | (u64::from(b == b'\n' || b == b'\r') << i)
-    })
+    block
+        .iter()
+        .enumerate()
+        .fold((0u64, 0u64), |(m, bad), (i, &b)| {
+            let brk = b == b'\n' || b == b'\r';
+            let plain = (0x20..0x7f).contains(&b) || b == b'\t';
+            (
+                m | (u64::from(brk) << i),
+                bad | (u64::from(!brk && !plain) << i),
+            )
+        })
 }
 
 /// Whether a line is plain printable text that needs no cleaning: only bytes 0x09 and
@@ -218,6 +277,16 @@ pub fn is_plain(bytes: &[u8]) -> bool {
     }
     rest.iter()
         .all(|&b| (0x20..0x7f).contains(&b) || b == b'\t')
+}
+
+/// [`clean`] for a line whose plainness the splitter already found ([`Flags::plain`]).
+pub fn clean_known(bytes: &[u8], plain: bool) -> Cow<'_, str> {
+    if plain {
+        debug_assert!(is_plain(bytes));
+        // SAFETY: plain lines hold only bytes 0x09 and 0x20..=0x7e (ASCII, so UTF-8).
+        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    clean(bytes)
 }
 
 /// Turns one line of console bytes into text (see the module doc).
@@ -336,7 +405,25 @@ mod tests {
                 .filter(|(_, &b)| b == b'\n' || b == b'\r')
                 .map(|(i, _)| i)
                 .collect();
-            proptest::prop_assert_eq!(Breaks::new(&bytes).collect::<Vec<_>>(), want);
+            let mut br = Breaks::new(&bytes);
+            let mut got = Vec::new();
+            while let Some(p) = br.next() {
+                got.push(p);
+            }
+            proptest::prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn plain_flag_is_exact_within_a_chunk(bytes in proptest::collection::vec(
+            proptest::sample::select(vec![b'a', b'\n', b'\r', b' ', b'\t', 0x1b, 0x7f, 0x80, 0xc3, 0x08, 0x00]),
+            0..400,
+        )) {
+            let mut s = LineSplitter::new();
+            let mut seen = Vec::new();
+            s.feed(&bytes, &mut |_, b, f| seen.push((b.to_vec(), f.plain)));
+            for (b, plain) in seen {
+                proptest::prop_assert_eq!(plain, is_plain(&b), "{:?}", b);
+            }
         }
 
         #[test]
@@ -353,7 +440,8 @@ mod tests {
         let mut s = LineSplitter::new();
         let mut v = Vec::new();
         for c in chunks {
-            s.feed(c, &mut |n, b, _| {
+            s.feed(c, &mut |n, b, f| {
+                assert!(!f.plain || is_plain(b), "{b:?} flagged plain");
                 v.push((n, String::from_utf8_lossy(b).into_owned()))
             });
         }

@@ -9,7 +9,7 @@
 
 use crate::board::BoardProfile;
 use crate::hoststamp::{self, HostScale, Layer};
-use crate::lines::{clean, LineSplitter, MAX_LINE};
+use crate::lines::{clean, clean_known, Flags, LineSplitter, MAX_LINE};
 use crate::model::*;
 use crate::needles::{self, NeedleIndex};
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
@@ -138,7 +138,7 @@ impl Parser {
     pub fn feed(&mut self, bytes: &[u8]) {
         let Self { splitter, state } = self;
         state.needles.index(bytes);
-        splitter.feed(bytes, &mut |n, b, cut| state.line(n, b, cut));
+        splitter.feed(bytes, &mut |n, b, f| state.line(n, b, f));
     }
 
     /// Boots completed so far (a later boot began after them); drains them.
@@ -149,7 +149,7 @@ impl Parser {
     /// Ends the input; returns the remaining boots.
     pub fn finish(mut self) -> Vec<Boot> {
         let Self { splitter, state } = &mut self;
-        splitter.finish(&mut |n, b, cut| state.line(n, b, cut));
+        splitter.finish(&mut |n, b, f| state.line(n, b, f));
         state.end_boot();
         self.state.done.into_iter().collect()
     }
@@ -201,13 +201,13 @@ fn is_default_ready(t: &str) -> bool {
 }
 
 impl State {
-    fn line(&mut self, n: u64, bytes: &[u8], cut: bool) {
-        if cut {
+    fn line(&mut self, n: u64, bytes: &[u8], flags: Flags) {
+        if flags.cut {
             self.cur.boot.warnings.push(format!(
                 "line {n} is longer than {MAX_LINE} bytes: cut into pieces"
             ));
         }
-        let text = clean(bytes);
+        let text = clean_known(bytes, flags.plain);
         // The cleaned text of a plain line is its raw bytes, so the raw bytes' words hold for
         // it; a cleaned copy may join words (escapes removed), so it gets every hint.
         self.hints = match &text {
