@@ -405,11 +405,7 @@ mod tests {
                 .filter(|(_, &b)| b == b'\n' || b == b'\r')
                 .map(|(i, _)| i)
                 .collect();
-            let mut br = Breaks::new(&bytes);
-            let mut got = Vec::new();
-            while let Some(p) = br.next() {
-                got.push(p);
-            }
+            let got: Vec<usize> = Breaks::new(&bytes).collect();
             proptest::prop_assert_eq!(got, want);
         }
 
