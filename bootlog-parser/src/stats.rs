@@ -3,7 +3,7 @@
 
 use crate::model::{Boot, StageId};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 /// Summary of one figure over several boots.
@@ -98,18 +98,37 @@ pub struct Collector {
     stages: BTreeMap<StageId, Vec<f64>>,
     console: BTreeMap<StageId, Vec<f64>>,
     total: Vec<f64>,
-    bootstage: BTreeMap<String, Vec<f64>>,
-    sbl: BTreeMap<String, Vec<f64>>,
-    initcalls: BTreeMap<String, Vec<f64>>,
+    bootstage: Series,
+    sbl: Series,
+    initcalls: Series,
 }
 
-/// Appends to a named series, allocating the name only the first time it is seen.
-fn push(m: &mut BTreeMap<String, Vec<f64>>, name: &str, v: f64) {
-    match m.get_mut(name) {
-        Some(s) => s.push(v),
-        None => {
-            m.insert(name.to_string(), vec![v]);
+/// Named series of values, found by hash (thousands of initcalls a boot are looked up one by
+/// one) and put in name order only when summarised.
+#[derive(Debug, Default)]
+struct Series {
+    index: HashMap<String, usize>,
+    values: Vec<Vec<f64>>,
+}
+
+impl Series {
+    /// Appends to a series, allocating the name only the first time it is seen.
+    fn push(&mut self, name: &str, v: f64) {
+        match self.index.get(name) {
+            Some(&i) => self.values[i].push(v),
+            None => {
+                self.index.insert(name.to_string(), self.values.len());
+                self.values.push(vec![v]);
+            }
         }
+    }
+
+    /// The summaries, by name.
+    fn summaries(&self) -> BTreeMap<String, Summary> {
+        self.index
+            .iter()
+            .filter_map(|(k, &i)| Summary::of(&self.values[i]).map(|s| (k.clone(), s)))
+            .collect()
     }
 }
 
@@ -135,7 +154,7 @@ impl Collector {
             self.total.push(t);
         }
         for r in &b.bootstage {
-            push(&mut self.bootstage, &r.name, r.mark_us as f64);
+            self.bootstage.push(&r.name, r.mark_us as f64);
         }
         let mut key = String::new();
         for p in &b.sbl_profile {
@@ -143,26 +162,21 @@ impl Collector {
             if let Some(v) = v {
                 key.clear();
                 let _ = write!(key, "{}:{}", p.run, p.name);
-                push(&mut self.sbl, &key, v as f64);
+                self.sbl.push(&key, v as f64);
             }
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
             key.clear();
             let _ = write!(key, "{i}:total");
-            push(&mut self.sbl, &key, *t as f64);
+            self.sbl.push(&key, *t as f64);
         }
         for c in &b.initcalls {
-            push(&mut self.initcalls, &c.name, c.duration_us as f64);
+            self.initcalls.push(&c.name, c.duration_us as f64);
         }
     }
 
     /// The statistics so far.
     pub fn stats(&self) -> BootStats {
-        let map = |m: &BTreeMap<String, Vec<f64>>| {
-            m.iter()
-                .filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s)))
-                .collect()
-        };
         BootStats {
             boots: self.boots,
             complete: self.complete,
@@ -177,9 +191,9 @@ impl Collector {
                 .filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s)))
                 .collect(),
             total_s: Summary::of(&self.total),
-            bootstage_mark_us: map(&self.bootstage),
-            sbl_us: map(&self.sbl),
-            initcall_us: map(&self.initcalls),
+            bootstage_mark_us: self.bootstage.summaries(),
+            sbl_us: self.sbl.summaries(),
+            initcall_us: self.initcalls.summaries(),
         }
     }
 }
