@@ -216,14 +216,24 @@ impl State {
         };
         // A printk-stamped line has no host layer (see `hoststamp::strip`): note its stamp for
         // `classify` and go straight on.
+        // Most lines start with a byte no capture layer or prefix can start with: those go
+        // straight to the grammars (what `hoststamp::strip`, `strip_rpi`, `strip_syslog` and
+        // `strip_junk` would return for them is the trimmed text itself).
         let lead = ascii::trim_start(&text);
-        if lead.starts_with('[') {
-            if let Some((ts, len)) = linux::stamp_len(lead.as_bytes()) {
-                self.stamp = Some((lead.as_ptr() as usize, ts, len));
-                self.record(n, None, HostScale::Relative, &text);
-                self.stamp = None;
+        match lead.as_bytes().first() {
+            Some(b'[') => {
+                if let Some((ts, len)) = linux::stamp_len(lead.as_bytes()) {
+                    self.stamp = Some((lead.as_ptr() as usize, ts, len));
+                    self.record_text(n, None, None, lead);
+                    self.stamp = None;
+                    return;
+                }
+            }
+            Some(&c) if c < 0x80 && !matches!(c, b'-' | b'M' | b'<' | b'\\' | b'0'..=b'9') => {
+                self.record_text(n, None, None, lead);
                 return;
             }
+            _ => {}
         }
         match hoststamp::strip(&text) {
             Layer::None(t) => self.record(n, None, HostScale::Relative, t),
@@ -295,6 +305,11 @@ impl State {
             ascii::trim_start(text),
         )));
         let host = self.host(n, host_raw, scale);
+        self.record_text(n, host, fw, t);
+    }
+
+    /// One record's text, every capture layer and prefix removed (`t` starts with no blank).
+    fn record_text(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if t.is_empty() {
             if self.cur.started {
                 self.cur.lines.1 = n;
