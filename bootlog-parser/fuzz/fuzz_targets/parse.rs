@@ -1,5 +1,6 @@
 //! Arbitrary bytes through the streaming `Parser`, fed in arbitrary chunk splits, and through
-//! `parse_bytes`: no panic, every boot serialises with serde_json, and the streamed boots equal
+//! `parse_bytes`: no panic, every boot serialises with serde_json (and `json::write_boot` gives
+//! the same bytes), and the streamed boots equal
 //! the one-shot ones (line hygiene and boot splitting must not depend on how reads chunk input).
 //!
 //! Input layout: byte 0 picks a board profile, byte 1 seeds the chunk sizes, the rest is the log.
@@ -24,10 +25,18 @@ fn profiles() -> &'static [BoardProfile] {
     })
 }
 
+/// Each boot as serde_json writes it; the fast writer `perfguide parse` uses must give the
+/// same bytes.
 fn json(boots: &[Boot]) -> Vec<String> {
     boots
         .iter()
-        .map(|b| serde_json::to_string(b).expect("a Boot serialises"))
+        .map(|b| {
+            let s = serde_json::to_string(b).expect("a Boot serialises");
+            let mut fast = Vec::new();
+            bootlog_parser::json::write_boot(&mut fast, b);
+            assert_eq!(fast, s.as_bytes(), "json::write_boot differs from serde_json");
+            s
+        })
         .collect()
 }
 
