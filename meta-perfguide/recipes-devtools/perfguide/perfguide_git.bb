@@ -19,7 +19,7 @@ LIC_FILES_CHKSUM = "file://meta-perfguide/COPYING.MIT;md5=3cef7a38135a5fc310a964
 PERFGUIDE_SRC_URI ??= "git://${PERFGUIDE_SRCDIR};protocol=file;branch=main"
 PV = "0.1.0+git"
 SRC_URI = "${PERFGUIDE_SRC_URI}"
-SRCREV = "c2986c6227a6f0dc7e4c91ed126d2009dbddd353"
+SRCREV = "68c1b37ae2606c80c3990d4d21992ad874cd0f12"
 
 S = "${WORKDIR}/git"
 
