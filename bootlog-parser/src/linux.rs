@@ -78,30 +78,41 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
         return None;
     }
     let mut i = 1;
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    let start = i;
-    let mut whole: Option<u64> = Some(0);
-    while i < b.len() && b[i].is_ascii_digit() {
-        whole = whole
-            .and_then(|w| w.checked_mul(10))
-            .and_then(|w| w.checked_add(u64::from(b[i] - b'0')));
-        i += 1;
-    }
-    if i == start || b.get(i) != Some(&b'.') {
-        return None;
-    }
-    i += 1;
-    let fs = i;
-    let mut frac: u64 = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
-        if i - fs < POW10.len() {
-            frac = frac * 10 + u64::from(b[i] - b'0');
+    while let Some(&c) = b.get(i) {
+        if c != b' ' && c != b'\t' {
+            break;
         }
         i += 1;
     }
-    let nf = i - fs;
+    // Digits folded with wrapping arithmetic; runs too long to be exact are redone below.
+    let digits = |i: &mut usize| {
+        let start = *i;
+        let mut v = 0u64;
+        while let Some(&c) = b.get(*i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            *i += 1;
+        }
+        (v, *i - start)
+    };
+    let ws = i;
+    let (mut whole, nw) = digits(&mut i);
+    if nw == 0 || b.get(i) != Some(&b'.') {
+        return None;
+    }
+    if nw > 19 {
+        // Past 19 digits a u64 may overflow: parse (0 when it does, as the grammar says).
+        whole = std::str::from_utf8(&b[ws..ws + nw])
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0);
+    }
+    i += 1;
+    let fs = i;
+    let (frac, nf) = digits(&mut i);
     if nf == 0 || b.get(i) != Some(&b']') {
         return None;
     }
@@ -111,7 +122,7 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
         // Over 15 digits: parse them (ASCII digits are valid UTF-8).
         fraction(std::str::from_utf8(&b[fs..i]).unwrap_or(""))
     };
-    Some((whole.unwrap_or(0) as f64 + f, i + 1))
+    Some((whole as f64 + f, i + 1))
 }
 
 /// The length of a `[ *T123]` / `[ *C1]` caller id at the start of `b`, if there is one.
