@@ -19,7 +19,7 @@ LIC_FILES_CHKSUM = "file://meta-perfguide/COPYING.MIT;md5=3cef7a38135a5fc310a964
 PERFGUIDE_SRC_URI ??= "git://${PERFGUIDE_SRCDIR};protocol=file;branch=main"
 PV = "0.1.0+git"
 SRC_URI = "${PERFGUIDE_SRC_URI}"
-SRCREV = "68c1b37ae2606c80c3990d4d21992ad874cd0f12"
+SRCREV = "4d4daa734645b7bf404144950131dd84c1fcd908"
 
 S = "${WORKDIR}/git"
 
