@@ -2,8 +2,8 @@
 //! found once per input chunk instead of once per line and grammar.
 //!
 //! Most lines hold none of them, yet without an index every line pays for three substring
-//! searches. [`NeedleIndex`] runs one SIMD search per word over the whole chunk; each line then
-//! gets a bit set of the words it may contain ([`NeedleIndex::hints`]). A bit is only ever
+//! searches. `NeedleIndex` runs one SIMD search per word over the whole chunk; each line then
+//! gets a bit set of the words it may contain (`NeedleIndex::hints`). A bit is only ever
 //! cleared when the word is certainly absent from the line's raw bytes, so a grammar that skips
 //! its search on a clear bit decides exactly as it would have searching.
 
