@@ -9,9 +9,14 @@
 #   - peak RSS of `perfguide parse --format json` on a 10 MB and on the full-size file
 #     (/usr/bin/time -v), to show memory stays flat in the size of the input.
 #
+#   - with CALLGRIND=1, instructions per input byte of `perfguide parse --format json` on the
+#     10 MB file (valgrind's callgrind: the same count run after run, whatever else the machine
+#     is doing, so it shows small changes that wall time on a shared machine hides).
+#
 # Usage: scripts/bench-parse.sh [--no-build]
 # Environment: CORPUS (default tests/corpus), SIZE_MB (100), RUNS (3), PERFGUIDE (binary),
-#              BENCH_DIR (target/bench-parse; the generated logs go there, never in the repo).
+#              BENCH_DIR (target/bench-parse; the generated logs go there, never in the repo),
+#              CALLGRIND (unset; 1 adds the instruction count, about a minute).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +42,8 @@ make_log() {
     local out=$1 want=$(($2 * 1000000))
     if [[ -f $out && $(stat -c %s "$out") -ge $want ]]; then return; fi
     cat "${logs[@]}" > "$out.unit"
-    local unit=$(stat -c %s "$out.unit") reps
+    local unit reps
+    unit=$(stat -c %s "$out.unit")
     reps=$(((want + unit - 1) / unit))
     : > "$out.tmp"
     for ((i = 0; i < reps; i++)); do cat "$out.unit"; done >> "$out.tmp"
@@ -55,7 +61,7 @@ cat "$big" > /dev/null   # warm the page cache
 
 # best_secs CMD...: the fastest wall time of $runs runs, in seconds (stdout to /dev/null).
 best_secs() {
-    local best= t0 t1 d
+    local best="" t0 t1 d
     for ((r = 0; r < runs; r++)); do
         t0=$(date +%s%N)
         "$@" > /dev/null
@@ -89,3 +95,12 @@ awk -v bytes="$bytes" -v lines="$lines" -v ps="$parse_s" -v ws="$wc_s" -v runs="
     printf "ratio parse/wc -l:  %.1f%%   (goal >= 25%%)\n", 100 * ws / ps
     printf "peak RSS parse:     %d KiB on %.1f MB, %d KiB on %.1f MB\n", rs, ssz / 1e6, rb, mb
 }'
+
+if [[ ${CALLGRIND:-} == 1 ]]; then
+    command -v valgrind > /dev/null || { echo "CALLGRIND=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+    ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" parse --format json "$small" 2>&1 > /dev/null |
+        awk '/Collected :/ { print $NF }')
+    awk -v ir="$ir" -v b="$(stat -c %s "$small")" 'BEGIN {
+        printf "instructions:       %.1f per input byte (callgrind, %.1f MB file, %d in all)\n", ir / b, b / 1e6, ir
+    }'
+fi
