@@ -26,9 +26,59 @@ pub(crate) fn trim_start_bytes(b: &[u8]) -> &[u8] {
     &b[i..]
 }
 
+/// Whether `b` holds a byte below 0x20 other than `allow`, a byte of 0x80 or above, or one of
+/// `also`. 16 bytes a step with SSE2 on x86_64 (the last step overlapping the one before), a
+/// byte at a time elsewhere: it runs on every console line and every string written as JSON.
+#[inline]
+pub(crate) fn any_special(b: &[u8], allow: u8, also: [u8; 2]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 16 {
+        use std::arch::x86_64::*;
+        let step = |at: usize| {
+            // SAFETY: SSE2 is part of the x86_64 baseline; callers pass `at + 16 <= b.len()`,
+            // so the unaligned load reads inside `b`.
+            unsafe {
+                let v = _mm_loadu_si128(b.as_ptr().add(at) as *const __m128i);
+                // Signed: bytes >= 0x80 are negative, so `< 0x20` catches them too.
+                let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+                let ok = _mm_cmpeq_epi8(v, _mm_set1_epi8(allow as i8));
+                let a = _mm_cmpeq_epi8(v, _mm_set1_epi8(also[0] as i8));
+                let c = _mm_cmpeq_epi8(v, _mm_set1_epi8(also[1] as i8));
+                let hit = _mm_or_si128(_mm_andnot_si128(ok, low), _mm_or_si128(a, c));
+                _mm_movemask_epi8(hit) != 0
+            }
+        };
+        let mut at = 0;
+        while at + 16 <= b.len() {
+            if step(at) {
+                return true;
+            }
+            at += 16;
+        }
+        return at < b.len() && step(b.len() - 16);
+    }
+    b.iter()
+        .any(|&c| (c < 0x20 && c != allow) || c >= 0x80 || also.contains(&c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn any_special_is_the_byte_rule(
+            b in proptest::collection::vec(
+                proptest::prop_oneof![0u8..=255, proptest::sample::select(vec![0x09u8, 0x1f, 0x20, b'"', 0x7f, 0x80])],
+                0..70,
+            ),
+            allow in proptest::sample::select(vec![0x09u8, 0x20]),
+        ) {
+            let also = [b'"', 0x7f];
+            let want = b.iter().any(|&c| (c < 0x20 && c != allow) || c >= 0x80 || also.contains(&c));
+            proptest::prop_assert_eq!(any_special(&b, allow, also), want);
+        }
+    }
 
     #[test]
     fn trims_like_std() {

@@ -103,16 +103,17 @@ fn grabserial_t(i: &str) -> IResult<&str, f64> {
     if b.get(e2) != Some(&b']') {
         return Err(err());
     }
-    let v = if int.len() + frac.len() < 16 {
-        // At most 15 digits over an exact power of ten: one rounding, as parsing does.
-        let n = int
-            .iter()
-            .chain(frac)
-            .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
-        n as f64 / crate::linux::POW10[frac.len()]
-    } else {
-        num(&i[k0..e])
-    };
+    // `int.frac` as one integer over 10^frac places, when short enough to be exact.
+    let v = (int.len() + frac.len() < 16)
+        .then(|| {
+            let n = int
+                .iter()
+                .chain(frac)
+                .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
+            crate::linux::decimal(n, frac.len())
+        })
+        .flatten()
+        .unwrap_or_else(|| num(&i[k0..e]));
     Ok((&i[e2 + 1..], v))
 }
 
@@ -226,12 +227,21 @@ fn wall_bracket(i: &str) -> IResult<&str, f64> {
     Ok((i, t))
 }
 
+/// Whether a line whose first non-blank byte is `first` may carry a host layer: every stamp
+/// starts with `[`, a LAVA line with `-`. [`strip`] returns any other line as it is.
+pub fn may_start(first: u8) -> bool {
+    first == b'[' || first == b'-'
+}
+
 /// Strips one host layer from the front of a line (after leading blanks).
 pub fn strip(text: &str) -> Layer<'_> {
     let t = crate::ascii::trim_start(text);
     let Some(&first) = t.as_bytes().first() else {
         return Layer::None(text);
     };
+    if !may_start(first) {
+        return Layer::None(text);
+    }
     if first == b'[' {
         // A printk stamp `[ *d+.d+]` is neither a grabserial `[abs delta]` nor a wall clock
         // (those need a second number or `-`/`:` inside the brackets): most `[` lines are
@@ -239,25 +249,32 @@ pub fn strip(text: &str) -> Layer<'_> {
         if crate::linux::stamp_len(t.as_bytes()).is_some() {
             return Layer::None(text);
         }
-        // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not).
-        let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
-        if !after.first().is_some_and(u8::is_ascii_digit) {
-            return Layer::None(text);
-        }
-        if let Ok((rest, abs)) = grabserial_t(t) {
-            return Layer::Host(
-                abs,
-                HostScale::Relative,
-                rest.strip_prefix(' ').unwrap_or(rest),
-            );
-        }
-        if let Ok((rest, w)) = wall_bracket(t) {
-            return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
-        }
+        return bracket(text, t);
     } else if first == b'-' && t.starts_with("- {") {
         if let Some(l) = lava(t) {
             return l;
         }
+    }
+    Layer::None(text)
+}
+
+/// The host stamp of a line whose first non-blank byte `t` starts with is `[` and which is not
+/// printk-stamped (the caller checked [`crate::linux::stamp_len`]); `text` is the whole line.
+pub(crate) fn bracket<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
+    // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not).
+    let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
+    if !after.first().is_some_and(u8::is_ascii_digit) {
+        return Layer::None(text);
+    }
+    if let Ok((rest, abs)) = grabserial_t(t) {
+        return Layer::Host(
+            abs,
+            HostScale::Relative,
+            rest.strip_prefix(' ').unwrap_or(rest),
+        );
+    }
+    if let Ok((rest, w)) = wall_bracket(t) {
+        return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
     }
     Layer::None(text)
 }
@@ -318,9 +335,10 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
             .iter()
             .chain(&b[7..10])
             .fold(0u64, |a, d| a * 10 + u64::from(d - b'0'));
-        // At most 10^9 - 1 over an exact 1000: one rounding, the value `NNNNNN.NNN` parses to.
+        // Nine digits, three of them places: always exact (the value `NNNNNN.NNN` parses to).
+        let secs = crate::linux::decimal(ms, 3)?;
         let rest = &text[11..];
-        return Some((ms as f64 / 1000.0, rest.strip_prefix(' ').unwrap_or(rest)));
+        return Some((secs, rest.strip_prefix(' ').unwrap_or(rest)));
     }
     None
 }

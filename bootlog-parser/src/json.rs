@@ -323,31 +323,12 @@ fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// Whether `b` may hold a byte [`string`] escapes (a control byte, `"` or `\\`); it may answer
+/// Whether `b` may hold a byte [`string`] escapes (a control byte, `"` or `\\`); it answers
 /// yes for non-ASCII text too (the slow path then copies it unchanged).
 #[inline]
 fn needs_escape(b: &[u8]) -> bool {
-    let mut rest = b;
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        while rest.len() >= 16 {
-            // SAFETY: SSE2 is part of the x86_64 baseline; the unaligned load reads
-            // `rest[0..16]`, which exists.
-            let hit = unsafe {
-                let v = _mm_loadu_si128(rest.as_ptr() as *const __m128i);
-                let ctl = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-                let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-                _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(quote, bs)))
-            };
-            if hit != 0 {
-                return true;
-            }
-            rest = &rest[16..];
-        }
-    }
-    rest.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\')
+    // 0x20 is not below 0x20: no control byte is allowed through.
+    crate::ascii::any_special(b, 0x20, [b'"', b'\\'])
 }
 
 #[cfg(test)]

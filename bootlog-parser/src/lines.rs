@@ -247,36 +247,10 @@ fn masks(block: &[u8]) -> (u64, u64) {
 }
 
 /// Whether a line is plain printable text that needs no cleaning: only bytes 0x09 and
-/// 0x20..=0x7e. This runs on every line: 16 bytes per step with SSE2 on x86_64.
+/// 0x20..=0x7e.
 #[inline]
 pub fn is_plain(bytes: &[u8]) -> bool {
-    let mut rest = bytes;
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        while rest.len() >= 16 {
-            // SAFETY: SSE2 is part of the x86_64 baseline; the unaligned load reads
-            // `rest[0..16]`, which exists.
-            let bad = unsafe {
-                let v = _mm_loadu_si128(rest.as_ptr() as *const __m128i);
-                // Signed: bytes >= 0x80 are negative, so `< 0x20` catches them too.
-                let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-                let tab = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x09));
-                let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
-                _mm_movemask_epi8(_mm_or_si128(_mm_andnot_si128(tab, low), del))
-            };
-            if bad != 0 {
-                return false;
-            }
-            rest = &rest[16..];
-        }
-        if !rest.is_empty() && bytes.len() >= 16 {
-            // The tail: the last 16 bytes again (overlapping what was checked), one step.
-            return is_plain(&bytes[bytes.len() - 16..]);
-        }
-    }
-    rest.iter()
-        .all(|&b| (0x20..0x7f).contains(&b) || b == b'\t')
+    !crate::ascii::any_special(bytes, b'\t', [0x7f, 0x7f])
 }
 
 /// [`clean`] for a line whose plainness the splitter already found ([`Flags::plain`]).

@@ -44,10 +44,10 @@ fn caller(i: &str) -> IResult<&str, ()> {
 pub(crate) fn fraction(digits: &str) -> f64 {
     let d = digits.as_bytes();
     if d.len() < POW10.len() && d.iter().all(u8::is_ascii_digit) {
-        // Up to 15 digits and 10^15 are exact doubles: one division rounds once, to the value
-        // parsing gives.
         let n = d.iter().fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
-        return n as f64 / POW10[d.len()];
+        if let Some(v) = decimal(n, d.len()) {
+            return v;
+        }
     }
     let mut buf = [0u8; 40];
     let n = digits.len() + 2;
@@ -62,8 +62,15 @@ pub(crate) fn fraction(digits: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// `n / 10^places` when that is exact to compute (`places` <= 15 and `n` < 10^15, so both are
+/// exact doubles and the one division rounds once, to the value parsing the decimal gives);
+/// `None` otherwise. Every stamp scanner turns its digits into seconds through this.
+pub(crate) fn decimal(n: u64, places: usize) -> Option<f64> {
+    (places < POW10.len() && n < 1_000_000_000_000_000).then(|| n as f64 / POW10[places])
+}
+
 /// Exact powers of ten up to 10^15, for fractions short enough to divide exactly.
-pub(crate) const POW10: [f64; 16] = [
+const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
 
@@ -116,12 +123,9 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
     if nf == 0 || b.get(i) != Some(&b']') {
         return None;
     }
-    let f = if nf < POW10.len() {
-        frac as f64 / POW10[nf]
-    } else {
+    let f = decimal(frac, nf)
         // Over 15 digits: parse them (ASCII digits are valid UTF-8).
-        fraction(std::str::from_utf8(&b[fs..i]).unwrap_or(""))
-    };
+        .unwrap_or_else(|| fraction(std::str::from_utf8(&b[fs..i]).unwrap_or("")));
     Some((whole as f64 + f, i + 1))
 }
 

@@ -45,9 +45,6 @@ struct State {
     needles: NeedleIndex,
     /// The words the current line may hold (see [`needles`]).
     hints: u8,
-    /// The printk stamp read while looking for host stamps: (where the text starts, seconds,
-    /// stamp length), so classifying the same text does not read it twice.
-    stamp: Option<(usize, f64, usize)>,
 }
 
 struct OpenStage {
@@ -121,7 +118,6 @@ impl Parser {
                 power_on: false,
                 needles: NeedleIndex::default(),
                 hints: needles::ALL,
-                stamp: None,
             },
         }
     }
@@ -170,6 +166,13 @@ pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot>
     p.finish()
 }
 
+/// Whether a text starting with `first` may carry a prefix `record` strips: a Raspberry Pi
+/// firmware stamp (`MESS:`, `NNNNNN.NNN:`), a syslog `<n>`, or line noise (`\xNN` escapes,
+/// U+FFFD). Most lines do not, and skip the strippers.
+fn may_start_prefix(first: u8) -> bool {
+    matches!(first, b'M' | b'0'..=b'9' | b'<' | b'\\') || first >= 0x80
+}
+
 /// Drops line noise before the text: bytes that were not UTF-8 (kept as `\xNN` escapes by
 /// the cleaner) and replacement characters, as a serial line prints at power-on.
 fn strip_junk(mut t: &str) -> &str {
@@ -214,28 +217,25 @@ impl State {
             std::borrow::Cow::Borrowed(_) => self.needles.hints(bytes),
             std::borrow::Cow::Owned(_) => needles::ALL,
         };
-        // A printk-stamped line has no host layer (see `hoststamp::strip`): note its stamp for
-        // `classify` and go straight on.
-        // Most lines start with a byte no capture layer or prefix can start with: those go
-        // straight to the grammars (what `hoststamp::strip`, `strip_rpi`, `strip_syslog` and
-        // `strip_junk` would return for them is the trimmed text itself).
+        // A printk-stamped line has no capture layer or prefix (see `hoststamp::strip`): its
+        // stamp, read once here, goes straight to `classify`.
         let lead = ascii::trim_start(&text);
-        match lead.as_bytes().first() {
-            Some(b'[') => {
-                if let Some((ts, len)) = linux::stamp_len(lead.as_bytes()) {
-                    self.stamp = Some((lead.as_ptr() as usize, ts, len));
-                    self.record_text(n, None, None, lead);
-                    self.stamp = None;
+        let layer = match lead.bytes().next() {
+            Some(b'[') => match linux::stamp_len(lead.as_bytes()) {
+                Some((ts, len)) => {
+                    let p = linux::printk_after(lead, ts, len);
+                    self.record_text(n, None, None, lead, Some(p));
                     return;
                 }
-            }
-            Some(&c) if c < 0x80 && !matches!(c, b'-' | b'M' | b'<' | b'\\' | b'0'..=b'9') => {
-                self.record_text(n, None, None, lead);
+                None => hoststamp::bracket(&text, lead),
+            },
+            Some(c) if !hoststamp::may_start(c) => {
+                self.record(n, None, HostScale::Relative, lead);
                 return;
             }
-            _ => {}
-        }
-        match hoststamp::strip(&text) {
+            _ => hoststamp::strip(&text),
+        };
+        match layer {
             Layer::None(t) => self.record(n, None, HostScale::Relative, t),
             Layer::Host(h, scale, rest) => {
                 let mut h = h;
@@ -297,19 +297,34 @@ impl State {
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
-        let (fw, text) = match hoststamp::strip_rpi(ascii::trim_start(text)) {
-            Some((fw, rest)) => (Some(fw), rest),
-            None => (None, text),
+        let lead = ascii::trim_start(text);
+        let (fw, t) = if lead.bytes().next().is_some_and(may_start_prefix) {
+            let (fw, text) = match hoststamp::strip_rpi(lead) {
+                Some((fw, rest)) => (Some(fw), rest),
+                None => (None, lead),
+            };
+            let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
+                ascii::trim_start(text),
+            )));
+            (fw, t)
+        } else {
+            // What the strippers would return: the text itself.
+            (None, lead)
         };
-        let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
-            ascii::trim_start(text),
-        )));
         let host = self.host(n, host_raw, scale);
-        self.record_text(n, host, fw, t);
+        self.record_text(n, host, fw, t, linux::printk(t));
     }
 
-    /// One record's text, every capture layer and prefix removed (`t` starts with no blank).
-    fn record_text(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+    /// One record's text, every capture layer and prefix removed (`t` starts with no blank),
+    /// and its printk stamp if it has one.
+    fn record_text(
+        &mut self,
+        n: u64,
+        host: Option<f64>,
+        fw: Option<f64>,
+        t: &str,
+        printk: Option<linux::Printk<'_>>,
+    ) {
         if t.is_empty() {
             if self.cur.started {
                 self.cur.lines.1 = n;
@@ -329,7 +344,7 @@ impl State {
             self.cur.cores_mode = false;
         }
 
-        self.classify(n, host, fw, t);
+        self.classify(n, host, fw, t, printk);
         self.touch(n, t.len());
         if self.is_ready(t) {
             self.ready(n, host, t);
@@ -355,18 +370,19 @@ impl State {
         }
     }
 
-    fn classify(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+    fn classify(
+        &mut self,
+        n: u64,
+        host: Option<f64>,
+        fw: Option<f64>,
+        t: &str,
+        printk: Option<linux::Printk<'_>>,
+    ) {
         if fw.is_some() {
             self.cur.fw_s = fw;
         }
         // printk first: it is most of a boot log.
-        let p = match self.stamp {
-            Some((at, ts, len)) if at == t.as_ptr() as usize => {
-                Some(linux::printk_after(t, ts, len))
-            }
-            _ => linux::printk(t),
-        };
-        if let Some(p) = p {
+        if let Some(p) = printk {
             self.printk(n, host, p);
             return;
         }
