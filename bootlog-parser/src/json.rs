@@ -12,6 +12,16 @@ use serde_json::ser::{CompactFormatter, Formatter};
 
 /// Appends `b` as one JSON object.
 pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
+    write_boot_object(out, b, None);
+}
+
+/// Appends `b` as one JSON object with a last key `"source"` (the input it came from), as
+/// `perfguide parse --format json` lists boots.
+pub fn write_sourced_boot(out: &mut Vec<u8>, b: &Boot, source: &str) {
+    write_boot_object(out, b, Some(source));
+}
+
+fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
     let mut w = Obj::new(out);
     w.key("index");
     w.u64(b.index as u64);
@@ -128,6 +138,7 @@ pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
     w.opt_f64("printk_offset_s", b.printk_offset_s);
     w.key("warnings");
     w.list(&b.warnings, |out, e| string(out, e));
+    w.opt_str("source", source);
     w.end();
 }
 
@@ -431,6 +442,17 @@ mod tests {
         b.printk_offset_s = Some(-1.5e-5);
         b.warnings.push(nasty);
         same(&b);
+        // The sourced form is the same object with `"source"` last.
+        let mut plain = Vec::new();
+        write_boot(&mut plain, &b);
+        let mut sourced = Vec::new();
+        write_sourced_boot(&mut sourced, &b, "logs/a\"b.log");
+        plain.pop();
+        plain.extend_from_slice(b",\"source\":\"logs/a\\\"b.log\"}");
+        assert_eq!(
+            String::from_utf8_lossy(&sourced),
+            String::from_utf8_lossy(&plain)
+        );
         // And with every optional part absent.
         same(&Boot::default());
         b.systemd = Some(SystemdInfo::default());
