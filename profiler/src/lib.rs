@@ -8,6 +8,7 @@ pub mod cmd;
 pub mod console;
 pub mod flock;
 pub mod image;
+pub mod mapped;
 pub mod power;
 pub mod report;
 pub mod run;

@@ -150,3 +150,39 @@ fn run_directory_cycles_are_parsed_in_order_with_stats() {
     assert_eq!(boots[5]["index"], 5);
     assert_eq!(v["stats"]["complete"], 6);
 }
+
+/// A file parsed through the memory map (windows of 1 MiB, lines cut across windows) and read
+/// with read(2) (`PERFGUIDE_NO_MMAP=1`, stdin's path) gives the same JSON.
+#[test]
+fn mapped_and_read_files_parse_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("many.log");
+    let mut big = Vec::new();
+    for rel in [
+        "qemu/qemu-arm64-boot.log",
+        "B_sbl/mcupsdk-am62x-sbl-ospi-linux-multistage.log",
+        "H_grabserial_lava/grabserial-rk3288-vyasa-normal-and-falcon.log",
+    ] {
+        big.extend(std::fs::read(corpus(rel)).unwrap());
+    }
+    let unit = big.clone();
+    while big.len() < 3 << 20 {
+        big.extend_from_slice(&unit);
+    }
+    std::fs::write(&f, &big).unwrap();
+    let run = |no_mmap: &str| {
+        let out = bin()
+            .args(["parse", "--format", "json"])
+            .arg(&f)
+            .env("PERFGUIDE_NO_MMAP", no_mmap)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    let mapped = run("0");
+    let read = run("1");
+    let v: serde_json::Value = serde_json::from_slice(&mapped).unwrap();
+    assert!(v["boots"].as_array().unwrap().len() > 100);
+    assert!(mapped == read, "mapped and read outputs differ");
+}

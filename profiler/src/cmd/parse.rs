@@ -1,5 +1,6 @@
 //! `perfguide parse`: console logs in, the boot stage table or `perfguide/boot-log/v1` JSON out.
 
+use crate::mapped::MappedFile;
 use anyhow::{Context, Result};
 use bootlog_parser::model::{Boot, BOOT_LOG_SCHEMA};
 use bootlog_parser::stats::{BootStats, Collector};
@@ -87,16 +88,19 @@ fn inputs(arg: &Path) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
+/// Bytes handed to the parser at a time: a read buffer, or a window of a mapped file.
+const CHUNK: usize = 1 << 20;
+
 /// Streams one input through a parser, calling `each` for every boot as it completes.
 pub fn parse_stream(
     path: &Path,
     profile: &BoardProfile,
     mut each: impl FnMut(Boot) -> io::Result<()>,
 ) -> Result<()> {
-    let mut reader: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(io::stdin().lock())
+    let file = if path == Path::new("-") {
+        None
     } else {
-        Box::new(File::open(path).with_context(|| format!("opening {}", path.display()))?)
+        Some(File::open(path).with_context(|| format!("opening {}", path.display()))?)
     };
     // A boot loop's cycle log starts its clock at power-on.
     let power_on = path
@@ -104,17 +108,33 @@ pub fn parse_stream(
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with("cycle-") && n.ends_with(".log"));
     let mut p = Parser::new(profile).power_on_origin(power_on);
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    let mapped = match &file {
+        Some(f) => MappedFile::map(f).with_context(|| format!("reading {}", path.display()))?,
+        None => None,
+    };
+    if let Some(m) = mapped {
+        // A regular file: parsed straight from the page cache (see `crate::mapped`).
+        m.for_each_window(CHUNK, |w| {
+            p.feed(w);
+            p.take_boots().try_for_each(&mut each)
+        })?;
+    } else {
+        let mut reader: Box<dyn Read> = match file {
+            Some(f) => Box::new(f),
+            None => Box::new(io::stdin().lock()),
         };
-        p.feed(&buf[..n]);
-        for b in p.take_boots() {
-            each(b)?;
+        let mut buf = vec![0u8; CHUNK];
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+            };
+            p.feed(&buf[..n]);
+            for b in p.take_boots() {
+                each(b)?;
+            }
         }
     }
     for b in p.finish() {
