@@ -7,7 +7,9 @@
 //! cleared when the word is certainly absent from the line's raw bytes, so a grammar that skips
 //! its search on a clear bit decides exactly as it would have searching.
 
+use aho_corasick::packed;
 use memchr::memmem;
+use std::sync::OnceLock;
 
 /// `autoboot` (U-Boot's prompt).
 pub const AUTOBOOT: u8 = 1;
@@ -21,6 +23,22 @@ pub const AT: u8 = 8;
 pub const ALL: u8 = AUTOBOOT | OARD | REACHED | AT;
 
 const WORDS: [&str; 4] = ["autoboot", "oard", " reached after ", "@"];
+
+/// A packed multi-word searcher for the words but `@` (pattern i is bit 1 << i), when the CPU
+/// has the SIMD it needs; `None` otherwise (one memmem pass per word then).
+fn words_searcher() -> Option<&'static packed::Searcher> {
+    static S: OnceLock<Option<packed::Searcher>> = OnceLock::new();
+    S.get_or_init(|| {
+        let mut b = packed::Config::new()
+            .match_kind(packed::MatchKind::LeftmostFirst)
+            .builder();
+        for w in &WORDS[..3] {
+            b.add(w);
+        }
+        b.build()
+    })
+    .as_ref()
+}
 
 /// Where the words are in the current chunk, as `(end offset, bit)` in order, and a cursor;
 /// `@` (by far the most frequent) has its own list of offsets, which needs no sorting.
@@ -37,17 +55,34 @@ pub(crate) struct NeedleIndex {
 impl NeedleIndex {
     /// Indexes a new chunk (forgetting the previous one).
     pub(crate) fn index(&mut self, chunk: &[u8]) {
+        self.index_with(chunk, words_searcher());
+    }
+
+    /// [`Self::index`] with the packed searcher given, or one memmem pass per word.
+    fn index_with(&mut self, chunk: &[u8], searcher: Option<&packed::Searcher>) {
         self.found.clear();
         self.at.clear();
         self.at.extend(memchr::memchr_iter(b'@', chunk));
-        for (k, w) in WORDS.iter().enumerate() {
-            let bit = 1u8 << k;
-            if bit != AT {
-                // Non-overlapping matches: a word hidden inside an overlapping earlier match
-                // shares its line (no word holds a line break), and only presence per line
-                // matters.
-                self.found
-                    .extend(memmem::find_iter(chunk, w.as_bytes()).map(|p| (p + w.len(), bit)));
+        match searcher {
+            // One SIMD pass (Teddy) for the three words. Its matches do not overlap, and no
+            // word can overlap another (none ends with another's start), nor a word itself
+            // on another line, so every line holding a word gets its bit.
+            Some(s) => self.found.extend(
+                s.find_iter(chunk)
+                    .map(|m| (m.end(), 1u8 << m.pattern().as_usize())),
+            ),
+            None => {
+                for (k, w) in WORDS.iter().enumerate() {
+                    let bit = 1u8 << k;
+                    if bit != AT {
+                        // Non-overlapping matches: a word hidden inside an overlapping
+                        // earlier match shares its line (no word holds a line break), and
+                        // only presence per line matters.
+                        self.found.extend(
+                            memmem::find_iter(chunk, w.as_bytes()).map(|p| (p + w.len(), bit)),
+                        );
+                    }
+                }
             }
         }
         self.found.sort_unstable();
@@ -109,5 +144,27 @@ mod tests {
         assert_eq!(got, vec![AUTOBOOT, 0, OARD, REACHED, AT, 0]);
         // A slice that is not in the chunk knows nothing.
         assert_eq!(ix.hints(b"elsewhere"), ALL);
+    }
+
+    proptest::proptest! {
+        /// The packed searcher and the per-word memmem passes give every line the same hints.
+        #[test]
+        fn packed_and_memmem_agree(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "autoboot", "oard", " reached after ", "@", "\n", "a", "d", " ", "b",
+                "reached", "auto", "boot", "x.target",
+            ]),
+            0..200,
+        )) {
+            let chunk = parts.concat().into_bytes();
+            let lines: Vec<&[u8]> = chunk.split(|&b| b == b'\n').collect();
+            let mut a = NeedleIndex::default();
+            let mut b = NeedleIndex::default();
+            a.index_with(&chunk, words_searcher());
+            b.index_with(&chunk, None);
+            for l in lines {
+                proptest::prop_assert_eq!(a.hints(l), b.hints(l));
+            }
+        }
     }
 }
