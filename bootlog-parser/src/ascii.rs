@@ -7,10 +7,27 @@ pub(crate) fn trim_start(s: &str) -> &str {
     &s[s.len() - trim_start_bytes(s.as_bytes()).len()..]
 }
 
+/// `b.len()` less the trailing spaces that fill whole 8-byte words: console captures pad
+/// lines with dozens of blanks, which a byte loop pays for one by one.
+#[inline]
+fn skip_space_words(b: &[u8]) -> usize {
+    const SPACES: u64 = u64::from_ne_bytes(*b"        ");
+    let mut n = b.len();
+    while n >= 8 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[n - 8..n]);
+        if u64::from_ne_bytes(w) != SPACES {
+            break;
+        }
+        n -= 8;
+    }
+    n
+}
+
 /// `s` without trailing ASCII whitespace.
 pub(crate) fn trim_end(s: &str) -> &str {
     let b = s.as_bytes();
-    let mut n = b.len();
+    let mut n = skip_space_words(b);
     while n > 0 && b[n - 1].is_ascii_whitespace() {
         n -= 1;
     }
@@ -24,6 +41,44 @@ pub(crate) fn trim_start_bytes(b: &[u8]) -> &[u8] {
         i += 1;
     }
     &b[i..]
+}
+
+/// `s.trim_end()` (Unicode whitespace): a byte at a time while the bytes are ASCII, the
+/// char-based std trim only from a non-ASCII byte on. Grammars trim most lines they see.
+#[inline]
+pub(crate) fn trim_end_ws(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut n = skip_space_words(b);
+    while n > 0 {
+        match b[n - 1] {
+            b' ' | b'\t'..=b'\r' => n -= 1,
+            // `n` follows an ASCII byte (or is the end): a char boundary.
+            c if c >= 0x80 => return s[..n].trim_end(),
+            _ => break,
+        }
+    }
+    &s[..n]
+}
+
+/// `s.trim_start()` (Unicode whitespace), ASCII bytes first as [`trim_end_ws`] does.
+#[inline]
+pub(crate) fn trim_start_ws(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t'..=b'\r' => i += 1,
+            c if c >= 0x80 => return s[i..].trim_start(),
+            _ => break,
+        }
+    }
+    &s[i..]
+}
+
+/// `s.trim()` (Unicode whitespace), ASCII bytes first.
+#[inline]
+pub(crate) fn trim_ws(s: &str) -> &str {
+    trim_start_ws(trim_end_ws(s))
 }
 
 /// Whether `b` holds a byte below 0x20 other than `allow`, a byte of 0x80 or above, or one of
@@ -80,9 +135,30 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// The ASCII-first trims are std's Unicode `trim*` on any text, whitespace of every
+        /// kind (ASCII, `\x0b`, U+0085, U+00A0, U+3000) and near-whitespace (`\x1c`) included.
+        #[test]
+        fn ws_trims_are_std(s in "[ \t\n\r\x0b\x0c\x1cax\u{85}\u{a0}\u{3000}\u{e9}]{0,12}", pad in 0usize..20) {
+            let s = format!("{s}{}", " ".repeat(pad));
+            proptest::prop_assert_eq!(trim_end_ws(&s), s.trim_end());
+            proptest::prop_assert_eq!(trim_start_ws(&s), s.trim_start());
+            proptest::prop_assert_eq!(trim_ws(&s), s.trim());
+        }
+    }
+
     #[test]
     fn trims_like_std() {
-        for s in ["", " ", " \t\r\n\x0c x \x0b", "x", "  é  ", "\u{a0} x"] {
+        for s in [
+            "",
+            " ",
+            " \t\r\n\x0c x \x0b",
+            "x",
+            "  é  ",
+            "\u{a0} x",
+            "x                 ",
+            " \t                ",
+        ] {
             // std's `trim_ascii_*` are 1.80: compare with the char-predicate forms instead.
             let ws = |c: char| c.is_ascii_whitespace();
             assert_eq!(trim_start(s), s.trim_start_matches(ws), "{s:?}");

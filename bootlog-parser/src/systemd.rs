@@ -1,7 +1,7 @@
 //! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
 //! status lines, and `systemd-analyze blame` / `critical-chain` output.
 
-use crate::needles;
+use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use nom::{
     branch::alt,
@@ -50,8 +50,8 @@ pub fn span(i: &str) -> IResult<&str, f64> {
 
 /// Parses a whole string as a span.
 pub fn span_str(s: &str) -> Option<f64> {
-    let (rest, v) = span(s.trim()).ok()?;
-    rest.trim().is_empty().then_some(v)
+    let (rest, v) = span(ascii::trim_ws(s)).ok()?;
+    ascii::trim_ws(rest).is_empty().then_some(v)
 }
 
 /// A systemd line the timeline cares about.
@@ -88,6 +88,21 @@ const UNIT_SUFFIXES: [&str; 11] = [
     ".automount",
 ];
 
+/// Whether the text after the last `.` of `s` is a unit suffix (`.service`, ...): a look at
+/// the last bytes only, as no suffix is longer than `.automount`.
+fn has_unit_suffix(s: &str) -> bool {
+    let b = s.as_bytes();
+    let tail = &b[b.len().saturating_sub(MAX_SUFFIX)..];
+    // The last `.` of `s`, if it lies in the tail (one further back leaves too long a suffix).
+    match tail.iter().rposition(|&c| c == b'.') {
+        Some(d) => UNIT_SUFFIXES.iter().any(|u| u.as_bytes() == &tail[d..]),
+        None => false,
+    }
+}
+
+/// The length of the longest of [`UNIT_SUFFIXES`].
+const MAX_SUFFIX: usize = ".automount".len();
+
 fn is_unit(s: &str) -> bool {
     UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
 }
@@ -99,16 +114,34 @@ fn startup(r: &str) -> Option<SystemdLine<'_>> {
     };
     let mut parts = Vec::new();
     for p in main.split(" + ") {
-        let (v, label) = p.trim().rsplit_once(" (")?;
+        let (v, label) = ascii::trim_ws(p).rsplit_once(" (")?;
         parts.push((label.trim_end_matches(')'), span_str(v)?));
     }
     Some(SystemdLine::Startup(parts, total))
 }
 
+/// The tree glyphs and blanks `strip_tree` drops from the start of a row.
+const TREE_GLYPHS: [char; 8] = [' ', '└', '─', '├', '│', '|', '`', '-'];
+
+/// `s.trim_start_matches(TREE_GLYPHS)`, a byte at a time over the ASCII glyphs.
+fn trim_tree_glyphs(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'|' | b'`' | b'-' => i += 1,
+            // After ASCII bytes: a char boundary.
+            c if c >= 0x80 => return s[i..].trim_start_matches(TREE_GLYPHS),
+            _ => break,
+        }
+    }
+    &s[i..]
+}
+
 /// Strips tree glyphs (also as HTML entities, `&#9492;&#9472;`) from a critical-chain row.
 fn strip_tree(mut s: &str) -> &str {
     loop {
-        let t = s.trim_start_matches([' ', '└', '─', '├', '│', '|', '`', '-']);
+        let t = trim_tree_glyphs(s);
         if let Some(r) = t.strip_prefix("&#") {
             if let Some(end) = r.find(';') {
                 s = &r[end + 1..];
@@ -135,7 +168,7 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
                 return Some(SystemdLine::Ok);
             }
             if let Some(r) = t.strip_prefix("[FAILED]") {
-                let r = r.trim();
+                let r = ascii::trim_ws(r);
                 let r = r.strip_prefix("Failed to start ").unwrap_or(r);
                 return Some(SystemdLine::Failed(r.trim_end_matches('.')));
             }
@@ -150,13 +183,11 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             // before parsing the span.
             // (Each suffix holds one `.`, its first byte: ending with one is having it after
             // the last `.`.)
-            let end = t.trim_end();
-            let suffix = end.rfind('.').map_or("", |d| &end[d..]);
-            if !UNIT_SUFFIXES.contains(&suffix) {
+            if !has_unit_suffix(ascii::trim_end_ws(t)) {
                 return None;
             }
             let (rest, d) = span(t).ok()?;
-            let unit = rest.trim();
+            let unit = ascii::trim_ws(rest);
             is_unit(unit).then_some(SystemdLine::Blame(unit, d))
         }
         _ => {
@@ -173,9 +204,10 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             };
             if let Some(i) = found {
                 let (unit, r) = (&t[..i], &t[i + REACHED.len()..]);
-                if is_unit(unit.trim()) {
+                let unit = ascii::trim_ws(unit);
+                if is_unit(unit) {
                     let (_, v) = span(r).ok()?;
-                    return Some(SystemdLine::Reached(unit.trim(), v));
+                    return Some(SystemdLine::Reached(unit, v));
                 }
             }
             if hints & needles::AT == 0 {
@@ -191,7 +223,7 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
                 return None;
             }
             let (r, at) = span(r).ok()?;
-            let plus = r.trim().strip_prefix('+').and_then(span_str);
+            let plus = ascii::trim_ws(r).strip_prefix('+').and_then(span_str);
             Some(SystemdLine::Chain(unit, at, plus))
         }
     }
@@ -200,6 +232,22 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The byte-level scans are the str-method chains they replaced.
+        #[test]
+        fn fast_scans_are_the_str_chains(
+            s in "[ 0-9a-z.|`\\-\u{2514}\u{2500}\u{251c}\u{2502}\u{a0}]{0,16}",
+            u in proptest::sample::select(UNIT_SUFFIXES.to_vec()),
+            pre in "[ a-z.]{0,4}",
+        ) {
+            for t in [s.clone(), format!("{s}{u}"), format!("{s}{u}{pre}"), format!("{pre}{u}")] {
+                let suffix = t.rfind('.').map_or("", |d| &t[d..]);
+                proptest::prop_assert_eq!(has_unit_suffix(&t), UNIT_SUFFIXES.contains(&suffix), "{:?}", t);
+                proptest::prop_assert_eq!(trim_tree_glyphs(&t), t.trim_start_matches(TREE_GLYPHS));
+            }
+        }
+    }
 
     #[test]
     fn spans() {
