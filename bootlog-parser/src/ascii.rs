@@ -81,6 +81,30 @@ pub(crate) fn trim_ws(s: &str) -> &str {
     trim_start_ws(trim_end_ws(s))
 }
 
+/// `s.find(char::is_whitespace).unwrap_or(s.len())`: where the first word of `s` ends,
+/// scanning bytes while they are ASCII.
+#[inline]
+pub(crate) fn word_end(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t'..=b'\r' => return i,
+            // After ASCII bytes: a char boundary.
+            c if c >= 0x80 => return s[i..].find(char::is_whitespace).map_or(s.len(), |j| i + j),
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+/// `s.split_whitespace().next()`: the first word, if any.
+#[inline]
+pub(crate) fn first_word(s: &str) -> Option<&str> {
+    let s = trim_start_ws(s);
+    (!s.is_empty()).then(|| &s[..word_end(s)])
+}
+
 /// Whether `b` holds a byte below 0x20 other than `allow`, a byte of 0x80 or above, or one of
 /// `also`. 16 bytes a step with SSE2 on x86_64 (the last step overlapping the one before), a
 /// byte at a time elsewhere: it runs on every console line and every string written as JSON.
@@ -144,6 +168,8 @@ mod tests {
             proptest::prop_assert_eq!(trim_end_ws(&s), s.trim_end());
             proptest::prop_assert_eq!(trim_start_ws(&s), s.trim_start());
             proptest::prop_assert_eq!(trim_ws(&s), s.trim());
+            proptest::prop_assert_eq!(word_end(&s), s.find(char::is_whitespace).unwrap_or(s.len()));
+            proptest::prop_assert_eq!(first_word(&s), s.split_whitespace().next());
         }
     }
 

@@ -199,7 +199,8 @@ pub enum KernelLine<'a> {
 }
 
 fn func_name(s: &str) -> &str {
-    memchr::memchr(b'+', s.as_bytes()).map_or(s, |i| &s[..i])
+    // A byte loop: names are short, shorter than a memchr call costs.
+    s.bytes().position(|c| c == b'+').map_or(s, |i| &s[..i])
 }
 
 #[cfg(test)]
@@ -229,14 +230,15 @@ fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
 /// boot); the same language and values as the nom [`initcall`], which a proptest compares.
 fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
     fn space0(s: &str) -> &str {
-        s.trim_start_matches([' ', '\t'])
+        let n = s.bytes().take_while(|&c| c == b' ' || c == b'\t').count();
+        &s[n..]
     }
     fn digits(s: &str) -> (&str, &str) {
         let n = s.bytes().take_while(u8::is_ascii_digit).count();
         s.split_at(n)
     }
     let r = m.strip_prefix("initcall ")?;
-    let f_len = r.find(char::is_whitespace).unwrap_or(r.len());
+    let f_len = crate::ascii::word_end(r);
     if f_len == 0 {
         return None;
     }
@@ -288,8 +290,8 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
                 .then_some(KernelLine::RunInit(path))
         }
         b'c' => {
-            let r = m.strip_prefix("calling ")?.trim_start();
-            Some(KernelLine::Calling(func_name(r.split_whitespace().next()?)))
+            let r = m.strip_prefix("calling ")?;
+            Some(KernelLine::Calling(func_name(crate::ascii::first_word(r)?)))
         }
         b'i' => initcall_fast(m),
         _ => None,
@@ -354,6 +356,20 @@ mod tests {
             let m = format!("initcall {f} returned {sp}{ret} after {sp}{us}{tail}");
             let slow = initcall(&m).ok().map(|(_, l)| l);
             proptest::prop_assert_eq!(initcall_fast(&m), slow, "{:?}", m);
+        }
+    }
+
+    proptest::proptest! {
+        /// `calling` lines read by bytes give what the str-method chain gave.
+        #[test]
+        fn fast_calling_is_the_str_chain(r in "[ \t\u{a0}\u{3000}a-z_+/0-9x@é]{0,16}") {
+            let m = format!("calling {r}");
+            let slow = m
+                .strip_prefix("calling ")
+                .map(str::trim_start)
+                .and_then(|r| r.split_whitespace().next())
+                .map(|w| KernelLine::Calling(memchr::memchr(b'+', w.as_bytes()).map_or(w, |i| &w[..i])));
+            proptest::prop_assert_eq!(line(&m), slow, "{:?}", m);
         }
     }
 
