@@ -1,9 +1,10 @@
 //! TI SBL grammar: PDK `SBL_printProfileLog` tables and MCU+ SDK `[BOOTLOADER_PROFILE]` /
 //! `[BOOTLOADER PROFILE]` / `[KPI]` lines, the SBL revision and hand-off lines.
 
+use crate::ascii;
 use nom::{
     bytes::complete::{tag, take_till1},
-    character::complete::{char, digit1, space0},
+    character::complete::{digit1, space0},
     combinator::opt,
     sequence::tuple,
     IResult,
@@ -82,13 +83,45 @@ fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
 
 /// `<name> : <value>` after an MCU+ prefix.
 fn kv(t: &str) -> Option<(&str, &str)> {
-    let (k, v) = t.split_once(" :").or_else(|| t.split_once(':'))?;
-    Some((k.trim(), v.trim()))
+    // `split_once(" :")`, else `split_once(':')`, by a one-byte search for `:`.
+    let b = t.as_bytes();
+    let first = memchr::memchr(b':', b)?;
+    let (k, v) = match memchr::memchr_iter(b':', b).find(|&i| i > 0 && b[i - 1] == b' ') {
+        Some(i) => (&t[..i - 1], &t[i + 1..]),
+        None => (&t[..first], &t[first + 1..]),
+    };
+    Some((ascii::trim_ws(k), ascii::trim_ws(v)))
 }
 
+/// `<digits><blanks>u...` -> the number: the nom `us_nom` by hand.
 fn us(v: &str) -> Option<u64> {
-    let (_, (d, _, _)) = tuple((digit1::<&str, ()>, space0, char('u')))(v).ok()?;
+    let b = v.as_bytes();
+    let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let r = &b[n..];
+    let sp = r.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    if n == 0 || r.get(sp) != Some(&b'u') {
+        return None;
+    }
+    v[..n].parse().ok()
+}
+
+/// The nom grammar `us` stands in for.
+#[cfg(test)]
+fn us_nom(v: &str) -> Option<u64> {
+    let (_, (d, _, _)) = tuple((
+        digit1::<&str, ()>,
+        space0,
+        nom::character::complete::char('u'),
+    ))(v)
+    .ok()?;
     d.parse().ok()
+}
+
+/// Whether `t` holds `2nd stage bootloader` (a search for its first byte, then a compare).
+fn has_2nd_stage(t: &str) -> bool {
+    const W: &[u8] = b"2nd stage bootloader";
+    let b = t.as_bytes();
+    memchr::memchr_iter(b'2', b).any(|i| b[i..].starts_with(W))
 }
 
 /// Classifies a line (leading blanks already removed).
@@ -129,10 +162,7 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
         b'S' => {
             if let Some(r) = t.strip_prefix("SBL Revision:") {
                 Some(SblLine::Revision(r.trim()))
-            } else if t.starts_with("Starting linux")
-                || (memchr::memchr(b'2', t.as_bytes()).is_some()
-                    && t.contains("2nd stage bootloader"))
-            {
+            } else if t.starts_with("Starting linux") || has_2nd_stage(t) {
                 Some(SblLine::Starting(t.trim_end()))
             } else {
                 None
@@ -161,6 +191,22 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The hand-written scans are the nom grammar and str-method chains they replaced.
+        #[test]
+        fn fast_scans_are_the_old_ones(
+            v in "[0-9 \tuxs:2ndtagebol\u{a0}]{0,24}",
+            w in proptest::sample::select(vec!["2nd stage bootloader", "2nd stage", " : ", "12 us", "22nd stage bootloader"]),
+        ) {
+            for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}")] {
+                proptest::prop_assert_eq!(us(&t), us_nom(&t), "{:?}", t);
+                proptest::prop_assert_eq!(has_2nd_stage(&t), t.contains("2nd stage bootloader"));
+                let slow = t.split_once(" :").or_else(|| t.split_once(':')).map(|(k, v)| (k.trim(), v.trim()));
+                proptest::prop_assert_eq!(kv(&t), slow, "{:?}", t);
+            }
+        }
+    }
 
     #[test]
     fn mcu_plus_both_spellings_and_kpi() {
