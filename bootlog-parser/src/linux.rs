@@ -80,17 +80,102 @@ const POW10: [f64; 16] = [
 /// as a u64, 0 when they overflow, plus `0.<digits>` parsed), because it runs on every
 /// `[`-line, in the host-stamp layer too. A fraction of up to 15 digits and 10^n are exact
 /// doubles, so one IEEE division gives the correctly rounded value that parsing gives.
+#[inline]
 pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
+    // Inlined first-byte check: most texts asked are not `[`-lines and pay no call.
     if b.first() != Some(&b'[') {
         return None;
     }
+    stamp_after_bracket(b)
+}
+
+/// [`stamp_len`] of a `b` that starts with `[`.
+#[inline(never)]
+fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
     let mut i = 1;
-    while let Some(&c) = b.get(i) {
-        if c != b' ' && c != b'\t' {
-            break;
-        }
+    // The blanks that pad the seconds, a word at a time, then any rest (tabs) by bytes.
+    if let Some(w) = word_at(b, 1) {
+        i += first_nonzero_byte(w ^ u64::from_le_bytes(*b"        "));
+    }
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
         i += 1;
     }
+    match stamp_words(b, i) {
+        Some(decided) => decided,
+        None => stamp_digits(b, i),
+    }
+}
+
+/// 8 bytes of `b` from `at` as a little-endian word (first byte lowest), if there are 8.
+#[inline]
+fn word_at(b: &[u8], at: usize) -> Option<u64> {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(b.get(at..at.checked_add(8)?)?);
+    Some(u64::from_le_bytes(w))
+}
+
+/// How many of the bytes of `w` (first byte lowest) are ASCII digits before the first one
+/// that is not (8 when all are). A borrow or carry between bytes only reaches bytes after a
+/// non-digit, so the first flagged byte is exact.
+#[inline]
+fn digit_run(w: u64) -> usize {
+    const HI_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const THREES: u64 = 0x3030_3030_3030_3030;
+    // Non-zero bytes: a high nibble other than 3, or 3 with a low nibble past 9.
+    let m = ((w & HI_NIBBLES) ^ THREES)
+        | ((w.wrapping_add(0x0606_0606_0606_0606) & HI_NIBBLES) ^ THREES);
+    first_nonzero_byte(m)
+}
+
+/// The index of the first non-zero byte of `m` (first byte lowest), 8 when all are zero.
+#[inline]
+fn first_nonzero_byte(m: u64) -> usize {
+    let flags = ((m & 0x7F7F_7F7F_7F7F_7F7F).wrapping_add(0x7F7F_7F7F_7F7F_7F7F) | m)
+        & 0x8080_8080_8080_8080;
+    (flags.trailing_zeros() / 8) as usize
+}
+
+/// The value of the first `n` (1..=8) bytes of `w`, all ASCII digits, first byte the most
+/// significant: the digits shifted to the top (zeros before them), then summed in pairs.
+#[inline]
+fn digits_value(w: u64, n: usize) -> u64 {
+    let keep = if n == 8 { !0 } else { (1u64 << (8 * n)) - 1 };
+    let mut v = (w.wrapping_sub(0x3030_3030_3030_3030) & keep) << (8 * (8 - n));
+    v = (v & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(2561) >> 8;
+    v = (v & 0x00FF_00FF_00FF_00FF).wrapping_mul(6_553_601) >> 16;
+    (v & 0x0000_FFFF_0000_FFFF).wrapping_mul(42_949_672_960_001) >> 32
+}
+
+/// [`stamp_len`] for stamps with under 8 digits on either side of the `.`, read a word at a
+/// time: `Some` with the answer when it could decide, `None` to leave it to [`stamp_digits`]
+/// (longer runs of digits, or too few bytes left to load a word).
+#[inline]
+fn stamp_words(b: &[u8], ws: usize) -> Option<Option<(f64, usize)>> {
+    let w = word_at(b, ws)?;
+    let nw = digit_run(w);
+    if nw == 8 {
+        return None;
+    }
+    if nw == 0 || b[ws + nw] != b'.' {
+        return Some(None);
+    }
+    let fs = ws + nw + 1;
+    let f = word_at(b, fs)?;
+    let nf = digit_run(f);
+    if nf == 8 {
+        return None;
+    }
+    if nf == 0 || b[fs + nf] != b']' {
+        return Some(None);
+    }
+    let whole = digits_value(w, nw);
+    // The same sum as `stamp_digits`: `decimal` divides exactly for under 8 places.
+    let frac = decimal(digits_value(f, nf), nf)?;
+    Some(Some((whole as f64 + frac, fs + nf + 1)))
+}
+
+/// [`stamp_len`] after the `[` and blanks (from `i`), a byte at a time: any length of digits.
+fn stamp_digits(b: &[u8], mut i: usize) -> Option<(f64, usize)> {
     // Digits folded with wrapping arithmetic; runs too long to be exact are redone below.
     let digits = |i: &mut usize| {
         let start = *i;
@@ -370,6 +455,44 @@ mod tests {
                 .and_then(|r| r.split_whitespace().next())
                 .map(|w| KernelLine::Calling(memchr::memchr(b'+', w.as_bytes()).map_or(w, |i| &w[..i])));
             proptest::prop_assert_eq!(line(&m), slow, "{:?}", m);
+        }
+    }
+
+    proptest::proptest! {
+        /// The word-at-a-time stamp reader is the byte loop, on digits next to the bytes that
+        /// border the digit range (`/`, `:`) and bytes that carry when added to (`\xfa`..).
+        #[test]
+        fn stamp_words_are_the_byte_loop(
+            pre in "[ \t]{0,10}",
+            w in proptest::collection::vec(proptest::sample::select(b"0123456789/:.]. \xfa\xff\xb9".to_vec()), 0..12),
+            f in proptest::collection::vec(proptest::sample::select(b"0123456789/:]] \xfa\xff\xb9".to_vec()), 0..12),
+            tail in "[\\] 0-9a-z]{0,10}",
+        ) {
+            let mut b = format!("[{pre}").into_bytes();
+            b.extend_from_slice(&w);
+            b.push(b'.');
+            b.extend_from_slice(&f);
+            b.extend_from_slice(tail.as_bytes());
+            let i = 1 + pre.len();
+            proptest::prop_assert_eq!(
+                stamp_len(&b).map(|(v, n)| (v.to_bits(), n)),
+                stamp_digits(&b, i).map(|(v, n)| (v.to_bits(), n)),
+                "{:?}", String::from_utf8_lossy(&b)
+            );
+        }
+    }
+
+    #[test]
+    fn digit_words() {
+        for (s, n, v) in [
+            (b"12345678", 8, 12345678),
+            (b"1.234567", 1, 1),
+            (b"0000013:", 7, 13),
+            (b"99999/99", 5, 99999),
+        ] {
+            let w = u64::from_le_bytes(*s);
+            assert_eq!(digit_run(w), n);
+            assert_eq!(digits_value(w, n), v);
         }
     }
 
