@@ -87,6 +87,19 @@ pub(crate) fn trim_ws(s: &str) -> &str {
 pub(crate) fn word_end(s: &str) -> usize {
     let b = s.as_bytes();
     let mut i = 0;
+    // Whole words of bytes above the blank and below 0x80 hold no whitespace.
+    while let Some(w) = b.get(i..i + 8) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        let x = u64::from_le_bytes(a);
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        // A byte below 0x21 sets its high bit here (borrows only start at such a byte).
+        if (x.wrapping_sub(LO * 0x21) & !x & HI) | (x & HI) != 0 {
+            break;
+        }
+        i += 8;
+    }
     while i < b.len() {
         match b[i] {
             b' ' | b'\t'..=b'\r' => return i,
@@ -169,6 +182,10 @@ mod tests {
             proptest::prop_assert_eq!(trim_start_ws(&s), s.trim_start());
             proptest::prop_assert_eq!(trim_ws(&s), s.trim());
             proptest::prop_assert_eq!(word_end(&s), s.find(char::is_whitespace).unwrap_or(s.len()));
+            let long = format!("abcdefgh!~{s}{s}");
+            proptest::prop_assert_eq!(word_end(&long), long.find(char::is_whitespace).unwrap_or(long.len()));
+            let pad = format!("{}{s}", " ".repeat(9));
+            proptest::prop_assert_eq!(trim_start(&pad), pad.trim_start_matches(|c: char| c.is_ascii_whitespace()));
             proptest::prop_assert_eq!(first_word(&s), s.split_whitespace().next());
         }
     }
