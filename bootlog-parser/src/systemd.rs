@@ -48,9 +48,68 @@ pub fn span(i: &str) -> IResult<&str, f64> {
     )(i)
 }
 
+/// [`span`] by hand: the same language and value (a proptest compares them), as blame and
+/// critical-chain rows each hold one or two. `None` where `span` fails.
+fn span_fast(i: &str) -> Option<(&str, f64)> {
+    let mut rest = i;
+    let mut sum = None;
+    while let Some((r, v)) = span_part_fast(rest) {
+        sum = Some(sum.unwrap_or(0.0) + v);
+        rest = r.strip_prefix(' ').unwrap_or(r);
+    }
+    sum.map(|v| (rest, v))
+}
+
+/// [`span_part`] by hand.
+fn span_part_fast(i: &str) -> Option<(&str, f64)> {
+    let b = i.as_bytes();
+    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if int == 0 {
+        return None;
+    }
+    let places = match b.get(int) {
+        Some(b'.') => b[int + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count(),
+        _ => 0,
+    };
+    let n = if places > 0 { int + 1 + places } else { int };
+    let r = &i[n..];
+    let (mul, unit) = if r.starts_with("min") {
+        (60.0, 3)
+    } else if r.starts_with("ms") {
+        (1e-3, 2)
+    } else if r.starts_with("us") {
+        (1e-6, 2)
+    } else if r.starts_with("µs") {
+        (1e-6, "µs".len())
+    } else if r.starts_with('s') {
+        (1.0, 1)
+    } else if r.starts_with('h') {
+        (3600.0, 1)
+    } else if r.starts_with('d') {
+        (86400.0, 1)
+    } else {
+        return None;
+    };
+    // The digits as one integer over 10^places: exact, so the value parsing gives.
+    let v = if int + places < 16 {
+        let m = b[..n]
+            .iter()
+            .filter(|c| c.is_ascii_digit())
+            .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
+        crate::linux::decimal(m, places)
+    } else {
+        None
+    };
+    let v = v.unwrap_or_else(|| i[..n].parse().unwrap_or(0.0));
+    Some((&r[unit..], v * mul))
+}
+
 /// Parses a whole string as a span.
 pub fn span_str(s: &str) -> Option<f64> {
-    let (rest, v) = span(ascii::trim_ws(s)).ok()?;
+    let (rest, v) = span_fast(ascii::trim_ws(s))?;
     ascii::trim_ws(rest).is_empty().then_some(v)
 }
 
@@ -186,7 +245,7 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             if !has_unit_suffix(ascii::trim_end_ws(t)) {
                 return None;
             }
-            let (rest, d) = span(t).ok()?;
+            let (rest, d) = span_fast(t)?;
             let unit = ascii::trim_ws(rest);
             is_unit(unit).then_some(SystemdLine::Blame(unit, d))
         }
@@ -206,7 +265,7 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
                 let (unit, r) = (&t[..i], &t[i + REACHED.len()..]);
                 let unit = ascii::trim_ws(unit);
                 if is_unit(unit) {
-                    let (_, v) = span(r).ok()?;
+                    let (_, v) = span_fast(r)?;
                     return Some(SystemdLine::Reached(unit, v));
                 }
             }
@@ -222,7 +281,7 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             if !is_unit(unit) {
                 return None;
             }
-            let (r, at) = span(r).ok()?;
+            let (r, at) = span_fast(r)?;
             let plus = ascii::trim_ws(r).strip_prefix('+').and_then(span_str);
             Some(SystemdLine::Chain(unit, at, plus))
         }
@@ -232,6 +291,22 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The hand-written span reader is the nom grammar.
+        #[test]
+        fn fast_span_is_the_nom_grammar(
+            parts in proptest::collection::vec(
+                ("[0-9]{0,18}", "(\\.[0-9]{0,17})?", proptest::sample::select(vec!["min", "ms", "us", "µs", "s", "h", "d", "m", "µ", "", "x"]), "( |  |)"),
+                0..4,
+            ),
+            tail in "[ a-z.+0-9]{0,6}",
+        ) {
+            let t: String = parts.iter().map(|(a, b, c, d)| format!("{a}{b}{c}{d}")).collect::<String>() + &tail;
+            let slow = span(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            proptest::prop_assert_eq!(span_fast(&t).map(|(r, v)| (r, v.to_bits())), slow, "{:?}", t);
+        }
+    }
 
     proptest::proptest! {
         /// The byte-level scans are the str-method chains they replaced.
