@@ -1,15 +1,14 @@
 //! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
-use crate::needles;
+use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use nom::{
     branch::alt,
     bytes::complete::{tag, take_till1},
-    character::complete::{char, digit1, space0, space1},
+    character::complete::{digit1, space0},
     combinator::{map, opt, recognize},
-    multi::many0_count,
-    sequence::{pair, tuple},
+    sequence::pair,
     IResult,
 };
 use std::sync::OnceLock;
@@ -142,8 +141,10 @@ fn is_columns(t: &str) -> bool {
     w.next() == Some("Mark") && w.next() == Some("Elapsed") && w.next() == Some("Stage")
 }
 
-/// A bootstage number: `2,348,898` or `2348898`.
+/// A bootstage number: `2,348,898` or `2348898`. The nom reference of [`grouped_fast`].
+#[cfg(test)]
 fn grouped(i: &str) -> IResult<&str, u64> {
+    use nom::{character::complete::char, multi::many0_count};
     let (i, s) = recognize(pair(digit1, many0_count(pair(char(','), digit1))))(i)?;
     let v = s.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |a, d| {
         a.checked_mul(10)
@@ -158,17 +159,77 @@ fn grouped(i: &str) -> IResult<&str, u64> {
     }
 }
 
+/// The number of blanks (spaces, tabs: nom's `space0`) at the start of `b`.
+fn blanks(b: &[u8]) -> usize {
+    b.iter().take_while(|&&c| c == b' ' || c == b'\t').count()
+}
+
+/// [`grouped`] by hand: the number and its length in bytes.
+fn grouped_fast(b: &[u8]) -> Option<(u64, usize)> {
+    let mut i = 0;
+    let mut v = 0u64;
+    loop {
+        let start = i;
+        while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+            v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+            i += 1;
+        }
+        if i == start {
+            // No digits: none at all is no number; none after a `,` leaves the `,` out.
+            return (start > 0).then(|| (v, start - 1));
+        }
+        if b.get(i) != Some(&b',') {
+            return Some((v, i));
+        }
+        i += 1;
+    }
+}
+
+/// `space0 grouped` and `space1` after it, by hand: the number and the rest after the blanks.
+fn grouped_then_blanks(t: &str) -> Option<(u64, &str)> {
+    let b = t.as_bytes();
+    let s = blanks(b);
+    let (v, n) = grouped_fast(&b[s..])?;
+    let e = s + n;
+    let sp = blanks(&b[e..]);
+    (sp > 0).then(|| (v, &t[e + sp..]))
+}
+
 /// A report row: `  2,348,898  1,765,608  board_init_r` -> (mark, elapsed, name). Names may
-/// hold blanks (`end SPL`).
+/// hold blanks (`end SPL`). By hand (every row of a report), as [`record_row_nom`] says.
 pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
+    let (mark, rest) = grouped_then_blanks(t)?;
+    let b = rest.as_bytes();
+    // The second number follows the blanks directly (`space0` of the helper finds none).
+    if !b.first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let (elapsed, rest) = grouped_then_blanks(rest)?;
+    let name = ascii::trim_ws(rest);
+    (!name.is_empty()).then_some((mark, elapsed, name))
+}
+
+/// An accumulated row: `   41,696  dm_r` -> (µs, name). By hand, as [`accumulated_row_nom`].
+pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
+    let (us, rest) = grouped_then_blanks(t)?;
+    let name = ascii::trim_ws(rest);
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
+}
+
+/// The nom grammar [`record_row`] stands in for.
+#[cfg(test)]
+fn record_row_nom(t: &str) -> Option<(u64, u64, &str)> {
+    use nom::{character::complete::space1, sequence::tuple};
     let (rest, (_, mark, _, elapsed, _)) =
         tuple((space0, grouped, space1, grouped, space1))(t).ok()?;
     let name = rest.trim();
     (!name.is_empty()).then_some((mark, elapsed, name))
 }
 
-/// An accumulated row: `   41,696  dm_r` -> (µs, name).
-pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
+/// The nom grammar [`accumulated_row`] stands in for.
+#[cfg(test)]
+fn accumulated_row_nom(t: &str) -> Option<(u64, &str)> {
+    use nom::{character::complete::space1, sequence::tuple};
     let (rest, (_, us, _)) = tuple((space0, grouped, space1))(t).ok()?;
     let name = rest.trim();
     (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
@@ -177,6 +238,24 @@ pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The hand-written report rows are the nom grammars.
+        #[test]
+        fn fast_rows_are_the_nom_grammar(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    " ", "  ", "\t", ",", ",,", "1", "23", "456", "99999999999", "0,000", "x", "end SPL",
+                    "\u{a0}", "id=1", "9", ",5",
+                ]),
+                0..9,
+            ),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(record_row(&t), record_row_nom(&t), "{:?}", t);
+            proptest::prop_assert_eq!(accumulated_row(&t), accumulated_row_nom(&t), "{:?}", t);
+        }
+    }
 
     #[test]
     fn banners() {
