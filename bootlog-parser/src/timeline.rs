@@ -194,6 +194,12 @@ fn strip_junk(mut t: &str) -> &str {
 }
 
 fn is_default_ready(t: &str) -> bool {
+    // Most lines end in neither `:` nor a blank: no trim needed to rule them out.
+    match t.as_bytes().last() {
+        Some(b':') => {}
+        Some(c) if c.is_ascii_whitespace() => {}
+        _ => return false,
+    }
     let t = ascii::trim_end(t);
     let n = t.len();
     if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
