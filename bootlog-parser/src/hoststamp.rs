@@ -320,7 +320,13 @@ pub fn strip_syslog(text: &str) -> &str {
 pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
     if let Some(rest) = text.strip_prefix("MESS:") {
         let (rest, t) = clock_time(rest).ok()?;
-        let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
+        // `:N:` (nom's `char(':'), digit1, char(':')`, by hand).
+        let b = rest.as_bytes();
+        let n = b.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
+        if b.first() != Some(&b':') || n == 0 || b.get(n + 1) != Some(&b':') {
+            return None;
+        }
+        let rest = &rest[n + 2..];
         return Some((t, rest.strip_prefix(' ').unwrap_or(rest)));
     }
     // `NNNNNN.NNN:` by hand (this test runs on every line that starts with a digit).
@@ -441,6 +447,20 @@ mod tests {
         }
         let info = r#"- {"dt": "2024-01-02T03:04:05.250000", "lvl": "info", "msg": "start: 1 x"}"#;
         assert!(matches!(strip(info), Layer::Lava(Some(_), None)));
+    }
+
+    proptest::proptest! {
+        /// The `MESS:` core field read by hand is the nom sequence it replaced.
+        #[test]
+        fn rpi_core_field_is_the_nom_grammar(r in "[:0-9 a\u{e9}]{0,8}") {
+            let t = format!("MESS:00:00:08.746506{r}");
+            let slow = t.strip_prefix("MESS:").and_then(|rest| {
+                let (rest, v) = clock_time(rest).ok()?;
+                let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
+                Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
+            });
+            proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
+        }
     }
 
     #[test]
