@@ -242,6 +242,17 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             // before parsing the span.
             // (Each suffix holds one `.`, its first byte: ending with one is having it after
             // the last `.`.)
+            // Every unit suffix ends in one of `ehprt`: a line ending in another ASCII byte
+            // that is not a blank (most number lines) needs no trim to be ruled out.
+            let last = b[b.len() - 1];
+            if last < 0x80
+                && !matches!(
+                    last,
+                    b'e' | b'h' | b'p' | b'r' | b't' | b' ' | b'\t'..=b'\r'
+                )
+            {
+                return None;
+            }
             if !has_unit_suffix(ascii::trim_end_ws(t)) {
                 return None;
             }
@@ -321,6 +332,41 @@ mod tests {
                 proptest::prop_assert_eq!(has_unit_suffix(&t), UNIT_SUFFIXES.contains(&suffix), "{:?}", t);
                 proptest::prop_assert_eq!(trim_tree_glyphs(&t), t.trim_start_matches(TREE_GLYPHS));
             }
+        }
+    }
+
+    #[test]
+    fn unit_suffixes_end_in_the_letters_blame_rows_are_checked_for() {
+        for u in UNIT_SUFFIXES {
+            assert!(b"ehprt".contains(&u.as_bytes()[u.len() - 1]), "{u}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Number lines: `line` finds the blame rows the full check finds (suffix after the
+        /// trimmed end, then span and unit), whatever the line ends with.
+        #[test]
+        fn blame_rows_after_the_last_byte_check(
+            n in "[0-9]{1,3}(\\.[0-9]{1,3})?(ms|s|min)",
+            sp in "[ \t]{1,2}",
+            unit in "[a-z-]{1,8}",
+            suffix in proptest::sample::select(vec![".service", ".target", ".mount", ".slice", ".automount", ".swap", ".path", ".timer", ".x", "", ")"]),
+            end in "[ \t\u{a0}\u{3000}\x0b.)a-z0-9]{0,3}",
+        ) {
+            let t = format!("{n}{sp}{unit}{suffix}{end}");
+            let slow = {
+                let e = t.trim_end();
+                let sfx = e.rfind('.').map_or("", |d| &e[d..]);
+                if UNIT_SUFFIXES.contains(&sfx) {
+                    span(&t).ok().and_then(|(rest, d)| {
+                        let unit = rest.trim();
+                        is_unit(unit).then_some(SystemdLine::Blame(unit, d))
+                    })
+                } else {
+                    None
+                }
+            };
+            proptest::prop_assert_eq!(line_hinted(&t, 0), slow, "{:?}", t);
         }
     }
 
