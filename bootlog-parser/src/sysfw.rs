@@ -46,24 +46,49 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
         return Some(SysfwLine::DmscAbi(r.trim()));
     }
     // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
-    static OARD: OnceLock<Finder<'static>> = OnceLock::new();
-    if hints & needles::OARD != 0
-        && OARD
-            .get_or_init(|| Finder::new("oard"))
-            .find(t.as_bytes())
-            .is_some()
-        && (t.contains("Board Configuration")
-            || t.contains("BoardConfig")
-            || t.contains("board config"))
-    {
+    if hints & needles::OARD != 0 && has_board_config(t) {
         return Some(SysfwLine::BoardConfig(t.trim_end()));
     }
     None
 }
 
+/// Whether `t` holds `Board Configuration`, `BoardConfig` or `board config`: each holds
+/// `oard` from its second byte, so one SIMD search for `oard` finds every candidate (`oard`
+/// cannot overlap itself, so the non-overlapping matches are all of them).
+fn has_board_config(t: &str) -> bool {
+    static OARD: OnceLock<Finder<'static>> = OnceLock::new();
+    let b = t.as_bytes();
+    OARD.get_or_init(|| Finder::new("oard"))
+        .find_iter(b)
+        .any(|i| {
+            i >= 1 && {
+                let s = &b[i - 1..];
+                s.starts_with(b"Board Configuration")
+                    || s.starts_with(b"BoardConfig")
+                    || s.starts_with(b"board config")
+            }
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The one-search board-config test is the `oard` search and three `contains`.
+        #[test]
+        fn board_config_is_the_contains_chain(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "Board Configuration", "BoardConfig", "board config", "oard", "Board", "b", "B",
+                " Configuration", "Config", " config", "x", " ", "oardoard",
+            ]), 0..5),
+        ) {
+            let t = parts.concat();
+            let slow = t.contains("oard")
+                && (t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config"));
+            proptest::prop_assert_eq!(has_board_config(&t), slow, "{:?}", t);
+        }
+    }
 
     #[test]
     fn abi_with_cut_name() {
