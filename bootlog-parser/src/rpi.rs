@@ -20,6 +20,10 @@ fn word_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 
 /// Classifies a line (leading blanks and firmware stamps removed).
 pub fn line(t: &str) -> Option<RpiLine<'_>> {
+    // Each prefix below has its own first byte: rule the rest out on it.
+    if !matches!(t.as_bytes().first(), Some(b'R' | b'F' | b'S' | b'L')) {
+        return None;
+    }
     if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
         return Some(RpiLine::Bootloader(
             word_after(r, "VERSION:")?,
@@ -30,7 +34,7 @@ pub fn line(t: &str) -> Option<RpiLine<'_>> {
         return Some(RpiLine::Firmware(r.trim()));
     }
     if let Some(r) = t.strip_prefix("Starting ") {
-        let w = r.split_whitespace().next()?;
+        let w = crate::ascii::first_word(r)?;
         if w.starts_with("start") && w.ends_with(".elf") {
             return Some(RpiLine::StartingFirmware(w));
         }
