@@ -90,7 +90,14 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
     let has_autoboot = |t: &str| hints & needles::AUTOBOOT != 0 && has_autoboot(t);
     match t.as_bytes().first()? {
-        b'U' => banner(t).ok().map(|(_, l)| l),
+        // A banner's fixed prefix first, before any nom parsing (and no other branch for `U`).
+        b'U' => {
+            if t.starts_with("U-Boot ") {
+                banner(t).ok().map(|(_, l)| l)
+            } else {
+                None
+            }
+        }
         b'T' => {
             if let Some(r) = t.strip_prefix("Trying to boot from ") {
                 Some(UbootLine::TryingToBoot(r.trim_end()))
@@ -113,8 +120,11 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
             }
         }
         b'H' | b'P' if has_autoboot(t) => Some(UbootLine::Autoboot),
-        b'M' if is_columns(t) => Some(UbootLine::BootstageColumns),
-        b'A' if t.trim_end() == "Accumulated time:" => Some(UbootLine::AccumulatedHeader),
+        // `Mark` and `Accumulated time:` checked as prefixes before splitting or trimming.
+        b'M' if t.starts_with("Mark") && is_columns(t) => Some(UbootLine::BootstageColumns),
+        b'A' if t.starts_with("Accumulated time:") && t.trim_end() == "Accumulated time:" => {
+            Some(UbootLine::AccumulatedHeader)
+        }
         b'#' if t.starts_with("### ERROR ###") => Some(UbootLine::Error(t.trim_end())),
         _ => {
             if has_autoboot(t)
@@ -284,6 +294,25 @@ mod tests {
         ));
         assert_eq!(line("U-Boot> bootstage report"), None);
         assert_eq!(line("U-Boot SPL board init"), None);
+    }
+
+    #[test]
+    fn a_u_line_is_only_ever_a_banner() {
+        // `U` lines never reach the autoboot search, as before the prefix guard.
+        assert_eq!(
+            line_hinted("Uh, press a key to stop autoboot", needles::ALL),
+            None
+        );
+        assert_eq!(
+            line_hinted("Mark    Elapsed  Stage", 0),
+            Some(UbootLine::BootstageColumns)
+        );
+        assert_eq!(line_hinted("Marks Elapsed Stage", 0), None);
+        assert_eq!(
+            line_hinted("Accumulated time:  \t", 0),
+            Some(UbootLine::AccumulatedHeader)
+        );
+        assert_eq!(line_hinted("Accumulated time: x", 0), None);
     }
 
     #[test]
