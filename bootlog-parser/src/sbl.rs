@@ -85,10 +85,19 @@ fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
 fn kv(t: &str) -> Option<(&str, &str)> {
     // `split_once(" :")`, else `split_once(':')`, by a one-byte search for `:`.
     let b = t.as_bytes();
-    let first = memchr::memchr(b':', b)?;
-    let (k, v) = match memchr::memchr_iter(b':', b).find(|&i| i > 0 && b[i - 1] == b' ') {
-        Some(i) => (&t[..i - 1], &t[i + 1..]),
-        None => (&t[..first], &t[first + 1..]),
+    let mut first = None;
+    let mut spaced = None;
+    for i in memchr::memchr_iter(b':', b) {
+        first = first.or(Some(i));
+        if i > 0 && b[i - 1] == b' ' {
+            spaced = Some(i);
+            break;
+        }
+    }
+    let (k, v) = match (spaced, first) {
+        (Some(i), _) => (&t[..i - 1], &t[i + 1..]),
+        (None, Some(i)) => (&t[..i], &t[i + 1..]),
+        (None, None) => return None,
     };
     Some((ascii::trim_ws(k), ascii::trim_ws(v)))
 }
@@ -101,6 +110,14 @@ fn us(v: &str) -> Option<u64> {
     let sp = r.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
     if n == 0 || r.get(sp) != Some(&b'u') {
         return None;
+    }
+    if n <= 19 {
+        // Never overflows: what `parse` gives.
+        return Some(
+            b[..n]
+                .iter()
+                .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0')),
+        );
     }
     v[..n].parse().ok()
 }
@@ -197,9 +214,10 @@ mod tests {
         #[test]
         fn fast_scans_are_the_old_ones(
             v in "[0-9 \tuxs:2ndtagebol\u{a0}]{0,24}",
+            long in "[0-9]{17,22}u",
             w in proptest::sample::select(vec!["2nd stage bootloader", "2nd stage", " : ", "12 us", "22nd stage bootloader"]),
         ) {
-            for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}")] {
+            for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}"), long.clone()] {
                 proptest::prop_assert_eq!(us(&t), us_nom(&t), "{:?}", t);
                 proptest::prop_assert_eq!(has_2nd_stage(&t), t.contains("2nd stage bootloader"));
                 let slow = t.split_once(" :").or_else(|| t.split_once(':')).map(|(k, v)| (k.trim(), v.trim()));
