@@ -19,11 +19,20 @@ fn word_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 }
 
 /// Classifies a line (leading blanks and firmware stamps removed).
+#[inline]
 pub fn line(t: &str) -> Option<RpiLine<'_>> {
-    // Each prefix below has its own first byte: rule the rest out on it.
-    if !matches!(t.as_bytes().first(), Some(b'R' | b'F' | b'S' | b'L')) {
+    // The prefixes' first two bytes: other lines are turned away without a call.
+    if !matches!(
+        t.as_bytes().get(..2),
+        Some([b'R', b'P'] | [b'F', b'i'] | [b'S', b't'] | [b'L', b'o'])
+    ) {
         return None;
     }
+    line_full(t)
+}
+
+/// [`line`] without the two-byte check.
+fn line_full(t: &str) -> Option<RpiLine<'_>> {
     if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
         return Some(RpiLine::Bootloader(
             word_after(r, "VERSION:")?,
@@ -51,6 +60,21 @@ pub fn line(t: &str) -> Option<RpiLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The two-byte check turns away no line the grammar matches.
+        #[test]
+        fn two_byte_check_keeps_every_match(
+            a in proptest::sample::select(b"RPFiStLox ".to_vec()),
+            b in proptest::sample::select(b"RPFiStLox ".to_vec()),
+            rest in proptest::sample::select(vec![
+                "i: BOOTLOADER VERSION:1 DATE: 2", "rmware: x", "arting start4.elf", "aded 'kernel8.img'", "", "x",
+            ]),
+        ) {
+            let t = format!("{}{}{rest}", a as char, b as char);
+            proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
+        }
+    }
 
     #[test]
     fn eeprom_and_firmware() {

@@ -142,7 +142,31 @@ fn has_2nd_stage(t: &str) -> bool {
 }
 
 /// Classifies a line (leading blanks already removed).
+#[inline]
 pub fn line(t: &str) -> Option<SblLine<'_>> {
+    // The first two bytes of every prefix below (`S` lines may hold `2nd stage bootloader`
+    // anywhere): other lines are turned away without a call.
+    if !matches!(
+        t.as_bytes().get(..2),
+        Some(
+            [b'K', b'P']
+                | [b'[', b'B' | b'K']
+                | [b'f', b'x']
+                | [b'*', b'*']
+                | [b'S', _]
+                | [b'M', b'C']
+                | [b'c', b'y']
+                | [b'D', b'e']
+                | [b'I', b'm']
+        )
+    ) {
+        return None;
+    }
+    line_full(t)
+}
+
+/// [`line`] without the two-byte check.
+fn line_full(t: &str) -> Option<SblLine<'_>> {
     let t = t
         .strip_prefix("KPI_DATA:")
         .map(str::trim_start)
@@ -208,6 +232,24 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The two-byte check turns away no line the grammar matches.
+        #[test]
+        fn two_byte_check_keeps_every_match(
+            a in proptest::sample::select(b"KP[BfxS*MCcyDeImx ".to_vec()),
+            b in proptest::sample::select(b"KP[BfxS*MCcyDeImx ".to_vec()),
+            rest in proptest::sample::select(vec![
+                "I_DATA: [KPI] SBL Total Time Taken : 5us", "OOTLOADER_PROFILE] A : 5us", "PI] B : 1us",
+                "n: main line: 1 cycle: 2 timestamp: 3us", "fxn: f line: 1 cycle: 2 timestamp: 3us",
+                "L Revision: 1", "arting linux", " and 2nd stage bootloader", "U @ 100Hz.",
+                "cles per usec = 1000", "tected overflow", "age loading done", "", "x",
+            ]),
+        ) {
+            let t = format!("{}{}{rest}", a as char, b as char);
+            proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
+        }
+    }
 
     proptest::proptest! {
         /// The hand-written scans are the nom grammar and str-method chains they replaced.

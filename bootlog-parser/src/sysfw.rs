@@ -25,7 +25,23 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
 
 /// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
 /// `oard`, so most lines skip that search.
+#[inline]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
+    // Every fixed prefix starts `SY`, `TI` or `DM`: other lines can only be board-config
+    // lines, which the `oard` hint announces. Inlined, so most lines pay no call.
+    if hints & needles::OARD == 0
+        && !matches!(
+            t.as_bytes().get(..2),
+            Some([b'S', b'Y'] | [b'T', b'I'] | [b'D', b'M'])
+        )
+    {
+        return None;
+    }
+    line_full(t, hints)
+}
+
+/// [`line_hinted`] without the two-byte check.
+fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("SYSFW ABI:") {
         let r = r.trim();
         let abi = r.split_whitespace().next()?;
@@ -73,6 +89,23 @@ fn has_board_config(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The two-byte check turns away no line the grammar matches.
+        #[test]
+        fn two_byte_check_keeps_every_match(
+            a in proptest::sample::select(b"SYTIDMsyx ".to_vec()),
+            b in proptest::sample::select(b"SYTIDMsyx ".to_vec()),
+            rest in proptest::sample::select(vec![
+                "SFW ABI: 3.1 (x 'v')", "SFW Version 1", "FS ver: 10", "SC ABI revision 3.1",
+                "", "x Board Configuration", "BoardConfig", " board config",
+            ]),
+            hints in proptest::sample::select(vec![0u8, needles::OARD]),
+        ) {
+            let t = format!("{}{}{rest}", a as char, b as char);
+            proptest::prop_assert_eq!(line_hinted(&t, hints), line_full(&t, hints), "{:?}", t);
+        }
+    }
 
     proptest::proptest! {
         /// The one-search board-config test is the `oard` search and three `contains`.

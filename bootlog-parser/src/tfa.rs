@@ -12,7 +12,20 @@ pub enum TfaLine<'a> {
 }
 
 /// Classifies a line (leading blanks removed).
+#[inline]
 pub fn line(t: &str) -> Option<TfaLine<'_>> {
+    // The log levels' first two bytes: other lines are turned away without a call.
+    if !matches!(
+        t.as_bytes().get(..2),
+        Some([b'N', b'O'] | [b'I', b'N'] | [b'W', b'A'] | [b'E', b'R'] | [b'V', b'E'])
+    ) {
+        return None;
+    }
+    line_full(t)
+}
+
+/// [`line`] without the two-byte check.
+fn line_full(t: &str) -> Option<TfaLine<'_>> {
     let rest = ["NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:"]
         .iter()
         .find_map(|p| t.strip_prefix(p))?
@@ -42,6 +55,21 @@ pub fn opensbi(t: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The two-byte check turns away no line the grammar matches.
+        #[test]
+        fn two_byte_check_keeps_every_match(
+            a in proptest::sample::select(b"NOIWAERVx ".to_vec()),
+            b in proptest::sample::select(b"NOIWAERVx ".to_vec()),
+            rest in proptest::sample::select(vec![
+                "TICE:  BL31: v2.8", "FO:    BL2: x", "RNING: y", "ROR:", "RBOSE: z", "", "x",
+            ]),
+        ) {
+            let t = format!("{}{}{rest}", a as char, b as char);
+            proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
+        }
+    }
 
     #[test]
     fn bl31() {

@@ -87,7 +87,30 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
 
 /// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
 /// `autoboot`, so most lines skip that search.
+#[inline]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
+    // Without `autoboot` in the line, only the fixed prefixes below can match: their first
+    // two bytes turn other lines away without a call.
+    if hints & needles::AUTOBOOT == 0
+        && !matches!(
+            t.as_bytes().get(..2),
+            Some(
+                [b'U', b'-']
+                    | [b'T', b'r' | b'i']
+                    | [b'S', b't' | b'P']
+                    | [b'M', b'a']
+                    | [b'A', b'c']
+                    | [b'#', b'#']
+            )
+        )
+    {
+        return None;
+    }
+    line_full(t, hints)
+}
+
+/// [`line_hinted`] without the two-byte check.
+fn line_full(t: &str, hints: u8) -> Option<UbootLine<'_>> {
     let has_autoboot = |t: &str| hints & needles::AUTOBOOT != 0 && has_autoboot(t);
     match t.as_bytes().first()? {
         // A banner's fixed prefix first, before any nom parsing (and no other branch for `U`).
@@ -248,6 +271,24 @@ fn accumulated_row_nom(t: &str) -> Option<(u64, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The two-byte check turns away no line the grammar matches.
+        #[test]
+        fn two_byte_check_keeps_every_match(
+            a in proptest::sample::select(b"U-TriSPtMaAc#HPx ".to_vec()),
+            b in proptest::sample::select(b"U-TriSPtMaAc#HPx ".to_vec()),
+            rest in proptest::sample::select(vec![
+                "Boot SPL 2023.04 (x)", "ying to boot from MMC1", "mer summary in microseconds (5 records):",
+                "arting kernel ...", "arting ATF", "L: failed to boot", "rk    Elapsed  Stage",
+                "cumulated time:", "# ERROR ###", "t any key to stop autoboot", "", "x",
+            ]),
+            hints in proptest::sample::select(vec![0u8, needles::AUTOBOOT]),
+        ) {
+            let t = format!("{}{}{rest}", a as char, b as char);
+            proptest::prop_assert_eq!(line_hinted(&t, hints), line_full(&t, hints), "{:?}", t);
+        }
+    }
 
     proptest::proptest! {
         /// The hand-written report rows are the nom grammars.
