@@ -4,7 +4,7 @@
 use crate::model::{Boot, StageId};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Summary of one figure over several boots.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -95,19 +95,70 @@ pub struct BootStats {
 pub struct Collector {
     boots: usize,
     complete: usize,
-    stages: BTreeMap<StageId, Vec<f64>>,
-    console: BTreeMap<StageId, Vec<f64>>,
+    /// Every stage duration, in arrival order: one growing buffer for all stages (a vector per
+    /// stage cost a chain of reallocations each), split by stage only when summarised.
+    stages: Vec<(StageId, f64)>,
+    /// Every stage's console bytes, likewise.
+    console: Vec<(StageId, f64)>,
     total: Vec<f64>,
     bootstage: Series,
     sbl: Series,
     initcalls: Series,
+    /// Reused buffer for the `run:name` keys of SBL points.
+    key: String,
+}
+
+/// FxHash (rustc's hasher): a multiply and a rotate per word. Series names come from the
+/// local log, so SipHash's flood resistance buys nothing here and costs most of a lookup.
+#[derive(Default, Clone, Copy)]
+struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            self.add(u64::from_le_bytes(a));
+        }
+        for &b in words.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
 }
 
 /// Named series of values, found by hash (thousands of initcalls a boot are looked up one by
 /// one) and put in name order only when summarised.
 #[derive(Debug, Default)]
 struct Series {
-    index: HashMap<String, usize>,
+    index: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
     values: Vec<Vec<f64>>,
 }
 
@@ -144,10 +195,10 @@ impl Collector {
         self.complete += b.complete as usize;
         for s in &b.stages {
             if let Some(d) = s.duration_s {
-                self.stages.entry(s.id).or_default().push(d);
+                self.stages.push((s.id, d));
             }
             if let Some(c) = s.console_bytes {
-                self.console.entry(s.id).or_default().push(c as f64);
+                self.console.push((s.id, c as f64));
             }
         }
         if let Some(t) = total_s(b) {
@@ -156,19 +207,22 @@ impl Collector {
         for r in &b.bootstage {
             self.bootstage.push(&r.name, r.mark_us as f64);
         }
-        let mut key = String::new();
+        let key = &mut self.key;
         for p in &b.sbl_profile {
             let v = p.duration_us.or(p.timestamp_us);
             if let Some(v) = v {
                 key.clear();
-                let _ = write!(key, "{}:{}", p.run, p.name);
-                self.sbl.push(&key, v as f64);
+                push_decimal(key, u64::from(p.run));
+                key.push(':');
+                key.push_str(&p.name);
+                self.sbl.push(key, v as f64);
             }
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
             key.clear();
-            let _ = write!(key, "{i}:total");
-            self.sbl.push(&key, *t as f64);
+            push_decimal(key, i as u64);
+            key.push_str(":total");
+            self.sbl.push(key, *t as f64);
         }
         for c in &b.initcalls {
             self.initcalls.push(&c.name, c.duration_us as f64);
@@ -180,22 +234,43 @@ impl Collector {
         BootStats {
             boots: self.boots,
             complete: self.complete,
-            stages: self
-                .stages
-                .iter()
-                .filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s)))
-                .collect(),
-            console_bytes: self
-                .console
-                .iter()
-                .filter_map(|(k, v)| Summary::of(v).map(|s| (*k, s)))
-                .collect(),
+            stages: per_stage(&self.stages),
+            console_bytes: per_stage(&self.console),
             total_s: Summary::of(&self.total),
             bootstage_mark_us: self.bootstage.summaries(),
             sbl_us: self.sbl.summaries(),
             initcall_us: self.initcalls.summaries(),
         }
     }
+}
+
+/// Summaries per stage, in boot order, of figures kept as `(stage, value)` in arrival order.
+fn per_stage(figures: &[(StageId, f64)]) -> Vec<(StageId, Summary)> {
+    let mut v = Vec::new();
+    StageId::ALL
+        .iter()
+        .filter_map(|&id| {
+            v.clear();
+            v.extend(figures.iter().filter(|f| f.0 == id).map(|f| f.1));
+            Summary::of(&v).map(|s| (id, s))
+        })
+        .collect()
+}
+
+/// Appends `v` in decimal (what `write!(s, "{v}")` gives, without the formatting machinery).
+fn push_decimal(s: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 /// Summarises a slice of boots.
