@@ -79,6 +79,13 @@ struct Builder {
     /// The firmware stamp when the kernel stage opened: the firmware's share of the boot.
     fw_at_kernel: Option<f64>,
     lines: (u64, u64),
+    /// systemd blame rows, critical-chain units and failed units of this boot, kept here (not
+    /// in `boot.systemd`) so their capacity outlives the boot; [`Builder::finish`] moves them.
+    sd_blame: Vec<SystemdUnit>,
+    sd_chain: Vec<SystemdUnit>,
+    sd_failed: Vec<String>,
+    /// The rows of the bootstage report being read, reused from report to report.
+    bootstage_buf: Vec<BootstageRecord>,
 }
 
 #[derive(PartialEq)]
@@ -474,10 +481,10 @@ impl State {
         self.cur.stages.iter().any(|s| s.id == id)
     }
 
-    fn mark(&mut self, kind: &str, n: u64, host: Option<f64>, target: Option<f64>) {
+    fn mark(&mut self, kind: impl Into<String>, n: u64, host: Option<f64>, target: Option<f64>) {
         let host_s = host.and_then(|h| self.cur.rel(h));
         self.cur.boot.marks.push(Mark {
-            kind: kind.to_string(),
+            kind: kind.into(),
             line: n,
             host_s,
             target_s: target,
@@ -485,11 +492,11 @@ impl State {
     }
 
     fn component(&mut self, key: &str, v: &str) {
-        self.cur
-            .boot
-            .components
-            .entry(key.to_string())
-            .or_insert_with(|| v.to_string());
+        // The first value stays; look up by `&str` so a repeat allocates nothing.
+        let c = &mut self.cur.boot.components;
+        if !c.contains_key(key) {
+            c.insert(key.to_string(), v.to_string());
+        }
     }
 
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
@@ -583,10 +590,9 @@ impl State {
             U::StartingKernel => self.open(StageId::Kernel, n, host, None, "starting_kernel"),
             U::StartingAtf => self.mark("starting_atf", n, host, None),
             U::BootstageHeader(k) => {
-                self.cur.bootstage = Some(BootstageMode::Records {
-                    expected: k,
-                    got: Vec::new(),
-                })
+                let mut got = std::mem::take(&mut self.cur.bootstage_buf);
+                got.clear();
+                self.cur.bootstage = Some(BootstageMode::Records { expected: k, got })
             }
             U::BootstageColumns => {}
             U::AccumulatedHeader => {
@@ -632,7 +638,7 @@ impl State {
     }
 
     fn close_bootstage(&mut self) {
-        if let Some(BootstageMode::Records { expected, got }) = self.cur.bootstage.take() {
+        if let Some(BootstageMode::Records { expected, mut got }) = self.cur.bootstage.take() {
             // U-Boot counts records it does not print (zero marks), so fewer rows are normal.
             if got.len() as u32 > expected || got.is_empty() {
                 self.cur.boot.warnings.push(format!(
@@ -640,8 +646,9 @@ impl State {
                     got.len()
                 ));
             }
-            self.cur.boot.bootstage = got.clone();
-            self.cur.boot.bootstage_reports.push(got);
+            // `boot.bootstage` (the last report) is copied from the reports once, in `finish`.
+            self.cur.boot.bootstage_reports.push(exact(&mut got));
+            self.cur.bootstage_buf = got;
         }
     }
 
@@ -665,7 +672,7 @@ impl State {
             S::Revision(r) => {
                 self.component("sbl", r.split_whitespace().next().unwrap_or(r));
             }
-            S::McuHz(hz) => self.mark(&format!("sbl_mcu_hz={hz}"), n, host, None),
+            S::McuHz(hz) => self.mark(format!("sbl_mcu_hz={hz}"), n, host, None),
             S::CyclesPerUsec(_) | S::Info(..) => {}
             S::Overflow => self.cur.boot.warnings.push(format!(
                 "line {n}: SBL profile log overflowed; entries may be missing"
@@ -789,7 +796,7 @@ impl State {
                     self.open(StageId::Rom, n, host, None, "rpi_firmware");
                 }
                 self.mark(
-                    &format!("starting_{}", f.trim_end_matches(".elf")),
+                    format!("starting_{}", f.trim_end_matches(".elf")),
                     n,
                     host,
                     None,
@@ -919,11 +926,8 @@ impl State {
         if opens && self.current().is_some_and(|c| c == StageId::Kernel) {
             self.open(StageId::Userspace, n, host, None, "systemd");
         }
-        let sd = self
-            .cur
-            .boot
-            .systemd
-            .get_or_insert_with(SystemdInfo::default);
+        let b = &mut self.cur;
+        let sd = b.boot.systemd.get_or_insert_with(SystemdInfo::default);
         match l {
             D::Startup(parts, total) => {
                 for (label, v) in parts {
@@ -941,14 +945,14 @@ impl State {
             }
             D::Reached(unit, v) => sd.target_reached = Some((unit.to_string(), v)),
             D::Ok => sd.ok_lines += 1,
-            D::Failed(u) => sd.failed.push(u.to_string()),
+            D::Failed(u) => b.sd_failed.push(u.to_string()),
             D::Welcome => {}
-            D::Blame(u, d) => sd.blame.push(SystemdUnit {
+            D::Blame(u, d) => b.sd_blame.push(SystemdUnit {
                 name: u.to_string(),
                 duration_s: Some(d),
                 at_s: None,
             }),
-            D::Chain(u, at, plus) => sd.critical_chain.push(SystemdUnit {
+            D::Chain(u, at, plus) => b.sd_chain.push(SystemdUnit {
                 name: u.to_string(),
                 duration_s: plus,
                 at_s: Some(at),
@@ -976,22 +980,43 @@ impl State {
         if self.cur.bootstage.is_some() {
             self.close_bootstage();
         }
-        let mut b = std::mem::take(&mut self.cur);
-        if b.started {
+        if self.cur.started {
             if self.power_on && self.next_index == 0 {
-                b.add_pre_console_stage();
+                self.cur.add_pre_console_stage();
             }
-            let boot = b.finish(self.next_index);
+            let boot = self.cur.finish(self.next_index);
             self.next_index += 1;
             self.done.push_back(boot);
-        } else if !b.boot.warnings.is_empty() {
-            self.cur.boot.warnings = b.boot.warnings;
         }
-        self.cur.scale = None;
+        // A boot that never started hands its warnings on to the next.
+        self.cur.reset();
     }
 }
 
 impl Builder {
+    /// Back to an empty builder for the next boot, keeping the buffers' capacity (and the
+    /// warnings [`Builder::finish`] left, those of a boot that never started).
+    fn reset(&mut self) {
+        let old = std::mem::take(self);
+        let ob = old.boot;
+        let b = &mut self.boot;
+        b.warnings = ob.warnings;
+        b.sbl_profile = cleared(ob.sbl_profile);
+        b.sbl_total_us = cleared(ob.sbl_total_us);
+        b.bootstage_accumulated = cleared(ob.bootstage_accumulated);
+        b.bootstage_reports = cleared(ob.bootstage_reports);
+        b.initcalls = cleared(ob.initcalls);
+        b.marks = cleared(ob.marks);
+        b.errors = cleared(ob.errors);
+        self.stages = cleared(old.stages);
+        self.calling = old.calling;
+        self.calling.clear();
+        self.sd_blame = cleared(old.sd_blame);
+        self.sd_chain = cleared(old.sd_chain);
+        self.sd_failed = cleared(old.sd_failed);
+        self.bootstage_buf = cleared(old.bootstage_buf);
+    }
+
     /// Adds `rom` from power-on (host 0) to the first stage, when the host clock tells.
     fn add_pre_console_stage(&mut self) {
         let Some(first) = self.stages.first() else {
@@ -1030,11 +1055,52 @@ impl Builder {
         Some(round6(abs - self.origin?))
     }
 
-    fn finish(mut self, index: usize) -> Boot {
-        let mut boot = std::mem::take(&mut self.boot);
-        boot.index = index;
-        boot.lines = self.lines;
+    /// The finished boot. Its vectors are exact-size copies (one allocation each); the
+    /// builder's own keep their capacity for the next boot (see [`Builder::reset`]).
+    fn finish(&mut self, index: usize) -> Boot {
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
+        // The closing warnings, appended before the warnings are copied out.
+        let w = &mut self.boot.warnings;
+        if !hosted {
+            w.push("no host timestamps: stage times come from the target's own clocks where it prints them".into());
+        }
+        if !self.boot.complete {
+            w.push("the log ends before the ready marker (login prompt)".into());
+        }
+        if self.calling_open {
+            w.push(format!(
+                "initcall {} was called but never returned in this log",
+                self.calling
+            ));
+        }
+        let b = &mut self.boot;
+        let mut systemd = b.systemd.take();
+        if let Some(sd) = &mut systemd {
+            sd.blame = exact(&mut self.sd_blame);
+            sd.critical_chain = exact(&mut self.sd_chain);
+            sd.failed = exact(&mut self.sd_failed);
+        }
+        let mut boot = Boot {
+            index,
+            complete: b.complete,
+            lines: self.lines,
+            stages: Vec::with_capacity(self.stages.len()),
+            components: std::mem::take(&mut b.components),
+            sbl_profile: exact(&mut b.sbl_profile),
+            sbl_total_us: exact(&mut b.sbl_total_us),
+            // The last report (see `close_bootstage`).
+            bootstage: b.bootstage_reports.last().cloned().unwrap_or_default(),
+            bootstage_accumulated: exact(&mut b.bootstage_accumulated),
+            bootstage_reports: exact(&mut b.bootstage_reports),
+            initcalls: exact(&mut b.initcalls),
+            kernel: b.kernel.take(),
+            systemd,
+            login_prompt: b.login_prompt.take(),
+            marks: exact(&mut b.marks),
+            errors: exact(&mut b.errors),
+            printk_offset_s: None,
+            warnings: exact(&mut b.warnings),
+        };
         let end_host = if boot.complete {
             self.ready_host
         } else {
@@ -1070,19 +1136,6 @@ impl Builder {
         }
         if let Some(o) = self.printk_offset {
             boot.printk_offset_s = Some(round6(o - self.origin.unwrap_or(0.0)));
-        }
-        if !hosted {
-            boot.warnings.push("no host timestamps: stage times come from the target's own clocks where it prints them".into());
-        }
-        if !boot.complete {
-            boot.warnings
-                .push("the log ends before the ready marker (login prompt)".into());
-        }
-        if self.calling_open {
-            boot.warnings.push(format!(
-                "initcall {} was called but never returned in this log",
-                self.calling
-            ));
         }
         boot
     }
@@ -1136,6 +1189,20 @@ impl Builder {
             _ => {}
         }
     }
+}
+
+/// Moves a buffer's items into a vector of exactly their number (one allocation, none when
+/// empty), leaving the buffer empty with its capacity for the next boot.
+fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(buf.len());
+    v.append(buf);
+    v
+}
+
+/// A buffer emptied, its capacity kept.
+fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
+    v.clear();
+    v
 }
 
 fn round6(v: f64) -> f64 {
