@@ -21,174 +21,173 @@ pub fn write_sourced_boot(out: &mut Vec<u8>, b: &Boot, source: &str) {
     write_boot_object(out, b, Some(source));
 }
 
+/// `,"k":`, the bytes before a key that is never the first of its object, as one literal
+/// (keys are plain ASCII names: no escaping needed).
+macro_rules! key {
+    ($k:literal) => {
+        concat!(",\"", $k, "\":").as_bytes()
+    };
+}
+
 fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
-    let mut w = Obj::new(out);
-    w.key("index");
-    w.u64(b.index as u64);
-    w.key("complete");
-    w.bool(b.complete);
-    w.key("lines");
-    w.out.push(b'[');
-    w.u64(b.lines.0);
-    w.out.push(b',');
-    w.u64(b.lines.1);
-    w.out.push(b']');
-    w.key("stages");
-    w.list(&b.stages, stage);
-    w.key("components");
-    w.out.push(b'{');
+    out.extend_from_slice(b"{\"index\":");
+    u64(out, b.index as u64);
+    out.extend_from_slice(if b.complete {
+        b",\"complete\":true,\"lines\":[" as &[u8]
+    } else {
+        b",\"complete\":false,\"lines\":["
+    });
+    u64(out, b.lines.0);
+    out.push(b',');
+    u64(out, b.lines.1);
+    out.extend_from_slice(b"],\"stages\":");
+    list(out, &b.stages, stage);
+    out.extend_from_slice(key!("components"));
+    out.push(b'{');
     for (i, (k, v)) in b.components.iter().enumerate() {
         if i > 0 {
-            w.out.push(b',');
+            out.push(b',');
         }
-        string(w.out, k);
-        w.out.push(b':');
-        string(w.out, v);
+        string(out, k);
+        out.push(b':');
+        string(out, v);
     }
-    w.out.push(b'}');
+    out.push(b'}');
     if !b.sbl_profile.is_empty() {
-        w.key("sbl_profile");
-        w.list(&b.sbl_profile, |out, p| {
-            let mut o = Obj::new(out);
-            o.key("run");
-            o.u64(u64::from(p.run));
-            o.key("name");
-            o.str(&p.name);
-            o.opt_u64("duration_us", p.duration_us);
-            o.opt_u64("timestamp_us", p.timestamp_us);
-            o.opt_u64("src_line", p.src_line.map(u64::from));
-            o.opt_u64("cycle", p.cycle);
-            o.end();
+        out.extend_from_slice(key!("sbl_profile"));
+        list(out, &b.sbl_profile, |out, p| {
+            out.extend_from_slice(b"{\"run\":");
+            u64(out, u64::from(p.run));
+            out.extend_from_slice(key!("name"));
+            string(out, &p.name);
+            opt_u64(out, key!("duration_us"), p.duration_us);
+            opt_u64(out, key!("timestamp_us"), p.timestamp_us);
+            opt_u64(out, key!("src_line"), p.src_line.map(u64::from));
+            opt_u64(out, key!("cycle"), p.cycle);
+            out.push(b'}');
         });
     }
     if !b.sbl_total_us.is_empty() {
-        w.key("sbl_total_us");
-        w.list(&b.sbl_total_us, |out, v| {
-            CompactFormatter.write_u64(out, *v).unwrap_or(());
-        });
+        out.extend_from_slice(key!("sbl_total_us"));
+        list(out, &b.sbl_total_us, |out, v| u64(out, *v));
     }
     if !b.bootstage.is_empty() {
-        w.key("bootstage");
-        w.list(&b.bootstage, bootstage_record);
+        out.extend_from_slice(key!("bootstage"));
+        list(out, &b.bootstage, bootstage_record);
     }
     if !b.bootstage_accumulated.is_empty() {
-        w.key("bootstage_accumulated");
-        w.list(&b.bootstage_accumulated, |out, a| {
-            let mut o = Obj::new(out);
-            o.key("name");
-            o.str(&a.name);
-            o.key("us");
-            o.u64(a.us);
-            o.end();
+        out.extend_from_slice(key!("bootstage_accumulated"));
+        list(out, &b.bootstage_accumulated, |out, a| {
+            out.extend_from_slice(b"{\"name\":");
+            string(out, &a.name);
+            out.extend_from_slice(key!("us"));
+            u64(out, a.us);
+            out.push(b'}');
         });
     }
     if !b.bootstage_reports.is_empty() {
-        w.key("bootstage_reports");
-        w.list(&b.bootstage_reports, |out, rep| {
+        out.extend_from_slice(key!("bootstage_reports"));
+        list(out, &b.bootstage_reports, |out, rep| {
             list(out, rep, bootstage_record);
         });
     }
     if !b.initcalls.is_empty() {
-        w.key("initcalls");
-        w.list(&b.initcalls, |out, c| {
-            let mut o = Obj::new(out);
-            o.key("name");
-            o.str(&c.name);
-            o.key("duration_us");
-            o.u64(c.duration_us);
-            o.key("ret");
-            CompactFormatter.write_i64(o.out, c.ret).unwrap_or(());
-            o.opt_f64("ts_s", c.ts_s);
-            o.end();
+        out.extend_from_slice(key!("initcalls"));
+        list(out, &b.initcalls, |out, c| {
+            out.extend_from_slice(b"{\"name\":");
+            string(out, &c.name);
+            out.extend_from_slice(key!("duration_us"));
+            u64(out, c.duration_us);
+            out.extend_from_slice(key!("ret"));
+            CompactFormatter.write_i64(out, c.ret).unwrap_or(());
+            opt_f64(out, key!("ts_s"), c.ts_s);
+            out.push(b'}');
         });
     }
     if let Some(k) = &b.kernel {
-        w.key("kernel");
-        let mut o = Obj::new(w.out);
-        o.opt_str("version", k.version.as_deref());
-        o.opt_f64("first_ts_s", k.first_ts_s);
-        o.opt_f64("init_ts_s", k.init_ts_s);
-        o.opt_f64("last_ts_s", k.last_ts_s);
-        o.opt_str("cmdline", k.cmdline.as_deref());
-        o.opt_str("machine", k.machine.as_deref());
-        o.end();
+        out.extend_from_slice(key!("kernel"));
+        let mut o = Obj::new(out);
+        o.opt_str(key!("version"), k.version.as_deref());
+        o.opt_f64(key!("first_ts_s"), k.first_ts_s);
+        o.opt_f64(key!("init_ts_s"), k.init_ts_s);
+        o.opt_f64(key!("last_ts_s"), k.last_ts_s);
+        o.opt_str(key!("cmdline"), k.cmdline.as_deref());
+        o.opt_str(key!("machine"), k.machine.as_deref());
+        out.push(b'}');
     }
     if let Some(s) = &b.systemd {
-        w.key("systemd");
-        systemd(w.out, s);
+        out.extend_from_slice(key!("systemd"));
+        systemd(out, s);
     }
-    w.opt_str("login_prompt", b.login_prompt.as_deref());
+    opt_str(out, key!("login_prompt"), b.login_prompt.as_deref());
     if !b.marks.is_empty() {
-        w.key("marks");
-        w.list(&b.marks, |out, m| {
-            let mut o = Obj::new(out);
-            o.key("kind");
-            o.str(&m.kind);
-            o.key("line");
-            o.u64(m.line);
-            o.opt_f64("host_s", m.host_s);
-            o.opt_f64("target_s", m.target_s);
-            o.end();
+        out.extend_from_slice(key!("marks"));
+        list(out, &b.marks, |out, m| {
+            out.extend_from_slice(b"{\"kind\":");
+            string(out, &m.kind);
+            out.extend_from_slice(key!("line"));
+            u64(out, m.line);
+            opt_f64(out, key!("host_s"), m.host_s);
+            opt_f64(out, key!("target_s"), m.target_s);
+            out.push(b'}');
         });
     }
     if !b.errors.is_empty() {
-        w.key("errors");
-        w.list(&b.errors, |out, e| string(out, e));
+        out.extend_from_slice(key!("errors"));
+        list(out, &b.errors, |out, e| string(out, e));
     }
-    w.opt_f64("printk_offset_s", b.printk_offset_s);
-    w.key("warnings");
-    w.list(&b.warnings, |out, e| string(out, e));
-    w.opt_str("source", source);
-    w.end();
+    opt_f64(out, key!("printk_offset_s"), b.printk_offset_s);
+    out.extend_from_slice(key!("warnings"));
+    list(out, &b.warnings, |out, e| string(out, e));
+    opt_str(out, key!("source"), source);
+    out.push(b'}');
 }
 
 fn stage(out: &mut Vec<u8>, s: &Stage) {
-    let mut o = Obj::new(out);
-    o.key("id");
-    o.str(s.id.as_str());
-    o.opt_f64("start_s", s.start_s);
-    o.opt_f64("end_s", s.end_s);
-    o.opt_f64("duration_s", s.duration_s);
-    o.key("clock");
-    o.str(match s.clock {
-        Clock::Host => "host",
-        Clock::Target => "target",
-        Clock::Derived => "derived",
+    // Stage ids and clock names are plain ASCII: written as they are.
+    out.extend_from_slice(b"{\"id\":\"");
+    out.extend_from_slice(s.id.as_str().as_bytes());
+    out.push(b'"');
+    opt_f64(out, key!("start_s"), s.start_s);
+    opt_f64(out, key!("end_s"), s.end_s);
+    opt_f64(out, key!("duration_s"), s.duration_s);
+    out.extend_from_slice(match s.clock {
+        Clock::Host => b",\"clock\":\"host\"" as &[u8],
+        Clock::Target => b",\"clock\":\"target\"",
+        Clock::Derived => b",\"clock\":\"derived\"",
     });
-    o.opt_u64("line", s.line);
-    o.opt_u64("console_bytes", s.console_bytes);
-    o.end();
+    opt_u64(out, key!("line"), s.line);
+    opt_u64(out, key!("console_bytes"), s.console_bytes);
+    out.push(b'}');
 }
 
 fn bootstage_record(out: &mut Vec<u8>, r: &BootstageRecord) {
-    let mut o = Obj::new(out);
-    o.key("name");
-    o.str(&r.name);
-    o.key("mark_us");
-    o.u64(r.mark_us);
-    o.key("elapsed_us");
-    o.u64(r.elapsed_us);
-    o.end();
+    out.extend_from_slice(b"{\"name\":");
+    string(out, &r.name);
+    out.extend_from_slice(key!("mark_us"));
+    u64(out, r.mark_us);
+    out.extend_from_slice(key!("elapsed_us"));
+    u64(out, r.elapsed_us);
+    out.push(b'}');
 }
 
 fn systemd(out: &mut Vec<u8>, s: &SystemdInfo) {
     let unit = |out: &mut Vec<u8>, u: &SystemdUnit| {
-        let mut o = Obj::new(out);
-        o.key("name");
-        o.str(&u.name);
-        o.opt_f64("duration_s", u.duration_s);
-        o.opt_f64("at_s", u.at_s);
-        o.end();
+        out.extend_from_slice(b"{\"name\":");
+        string(out, &u.name);
+        opt_f64(out, key!("duration_s"), u.duration_s);
+        opt_f64(out, key!("at_s"), u.at_s);
+        out.push(b'}');
     };
     let mut o = Obj::new(out);
-    o.opt_f64("firmware_s", s.firmware_s);
-    o.opt_f64("loader_s", s.loader_s);
-    o.opt_f64("kernel_s", s.kernel_s);
-    o.opt_f64("initrd_s", s.initrd_s);
-    o.opt_f64("userspace_s", s.userspace_s);
-    o.opt_f64("total_s", s.total_s);
+    o.opt_f64(key!("firmware_s"), s.firmware_s);
+    o.opt_f64(key!("loader_s"), s.loader_s);
+    o.opt_f64(key!("kernel_s"), s.kernel_s);
+    o.opt_f64(key!("initrd_s"), s.initrd_s);
+    o.opt_f64(key!("userspace_s"), s.userspace_s);
+    o.opt_f64(key!("total_s"), s.total_s);
     if let Some((name, v)) = &s.target_reached {
-        o.key("target_reached");
+        o.key(key!("target_reached"));
         o.out.push(b'[');
         string(o.out, name);
         o.out.push(b',');
@@ -196,23 +195,24 @@ fn systemd(out: &mut Vec<u8>, s: &SystemdInfo) {
         o.out.push(b']');
     }
     if !s.blame.is_empty() {
-        o.key("blame");
-        o.list(&s.blame, unit);
+        o.key(key!("blame"));
+        list(o.out, &s.blame, unit);
     }
     if !s.critical_chain.is_empty() {
-        o.key("critical_chain");
-        o.list(&s.critical_chain, unit);
+        o.key(key!("critical_chain"));
+        list(o.out, &s.critical_chain, unit);
     }
     if !s.failed.is_empty() {
-        o.key("failed");
-        o.list(&s.failed, |out, f| string(out, f));
+        o.key(key!("failed"));
+        list(o.out, &s.failed, |out, f| string(out, f));
     }
-    o.key("ok_lines");
-    o.u64(s.ok_lines);
-    o.end();
+    o.key(key!("ok_lines"));
+    u64(o.out, s.ok_lines);
+    out.push(b'}');
 }
 
-/// An object being written: tracks whether a comma is due before the next key.
+/// An object whose first key may be absent (kernel and systemd facts are all optional):
+/// tracks whether the next key is the first, which goes without its comma.
 struct Obj<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
@@ -224,66 +224,72 @@ impl<'a> Obj<'a> {
         Obj { out, first: true }
     }
 
-    /// Writes `"k":` (keys are plain ASCII names: no escaping needed).
-    fn key(&mut self, k: &str) {
-        if !std::mem::take(&mut self.first) {
-            self.out.push(b',');
-        }
-        self.out.push(b'"');
-        self.out.extend_from_slice(k.as_bytes());
-        self.out.extend_from_slice(b"\":");
+    /// Writes a [`key!`] literal, without its comma when it is the first key.
+    fn key(&mut self, k: &[u8]) {
+        let k = if std::mem::take(&mut self.first) {
+            &k[1..]
+        } else {
+            k
+        };
+        self.out.extend_from_slice(k);
     }
 
-    fn u64(&mut self, v: u64) {
-        CompactFormatter.write_u64(self.out, v).unwrap_or(());
-    }
-
-    fn bool(&mut self, v: bool) {
-        self.out
-            .extend_from_slice(if v { b"true" as &[u8] } else { b"false" });
-    }
-
-    fn str(&mut self, s: &str) {
-        string(self.out, s);
-    }
-
-    fn opt_u64(&mut self, k: &str, v: Option<u64>) {
-        if let Some(v) = v {
-            self.key(k);
-            self.u64(v);
-        }
-    }
-
-    fn opt_f64(&mut self, k: &str, v: Option<f64>) {
+    fn opt_f64(&mut self, k: &[u8], v: Option<f64>) {
         if let Some(v) = v {
             self.key(k);
             f64_value(self.out, v);
         }
     }
 
-    fn opt_str(&mut self, k: &str, v: Option<&str>) {
+    fn opt_str(&mut self, k: &[u8], v: Option<&str>) {
         if let Some(v) = v {
             self.key(k);
             string(self.out, v);
         }
     }
+}
 
-    fn list<T>(&mut self, items: &[T], each: impl FnMut(&mut Vec<u8>, &T)) {
-        list(self.out, items, each);
+/// Writes `v` as serde_json does (itoa).
+#[inline]
+fn u64(out: &mut Vec<u8>, v: u64) {
+    CompactFormatter.write_u64(out, v).unwrap_or(());
+}
+
+/// A [`key!`] and its value when there is one.
+#[inline]
+fn opt_u64(out: &mut Vec<u8>, k: &[u8], v: Option<u64>) {
+    if let Some(v) = v {
+        out.extend_from_slice(k);
+        u64(out, v);
     }
+}
 
-    fn end(self) {
-        self.out.push(b'}');
+/// A [`key!`] and its value when there is one.
+#[inline]
+fn opt_f64(out: &mut Vec<u8>, k: &[u8], v: Option<f64>) {
+    if let Some(v) = v {
+        out.extend_from_slice(k);
+        f64_value(out, v);
+    }
+}
+
+/// A [`key!`] and its value when there is one.
+#[inline]
+fn opt_str(out: &mut Vec<u8>, k: &[u8], v: Option<&str>) {
+    if let Some(v) = v {
+        out.extend_from_slice(k);
+        string(out, v);
     }
 }
 
 fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T)) {
     out.push(b'[');
-    for (i, it) in items.iter().enumerate() {
-        if i > 0 {
+    if let Some((first, rest)) = items.split_first() {
+        each(out, first);
+        for it in rest {
             out.push(b',');
+            each(out, it);
         }
-        each(out, it);
     }
     out.push(b']');
 }
@@ -300,8 +306,9 @@ fn f64_value(out: &mut Vec<u8>, v: f64) {
 /// A JSON string with serde_json's escaping: `"` and `\` backslashed, control bytes as `\b`,
 /// `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
 fn string(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
     let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
     if !needs_escape(b) {
         out.extend_from_slice(b);
         out.push(b'"');
@@ -338,6 +345,10 @@ fn string(out: &mut Vec<u8>, s: &str) {
 /// yes for non-ASCII text too (the slow path then copies it unchanged).
 #[inline]
 fn needs_escape(b: &[u8]) -> bool {
+    if b.len() < 16 {
+        // Short names (mark kinds, units, initcalls): a plain loop, no SIMD set-up or memchr.
+        return b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\');
+    }
     // 0x20 is not below 0x20: no control byte is allowed through.
     crate::ascii::any_special(b, 0x20, [b'"', b'\\'])
 }
