@@ -150,8 +150,7 @@ pub fn run(a: ParseArgs) -> Result<ExitCode> {
     for f in &a.files {
         files.extend(inputs(f)?);
     }
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, raw_stdout());
     let r = match a.format {
         Format::Json => json(&files, &profile, &mut out),
         Format::Table => table(&files, &profile, &mut out),
@@ -161,6 +160,19 @@ pub fn run(a: ParseArgs) -> Result<ExitCode> {
         Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e),
     }
+}
+
+/// Stdout for bulk output: on Unix a duplicate of fd 1 as a `File`, as `io::Stdout` is line
+/// buffered and scans every byte written for a newline (most of the JSON has none).
+fn raw_stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(File::from(fd));
+        }
+    }
+    Box::new(io::stdout())
 }
 
 /// Whether an error is a closed stdout (`perfguide parse x | head`), which is not a failure.
@@ -179,22 +191,33 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
     )?;
     let mut stats = Collector::new();
     let mut index = 0;
-    // Each boot's object is written into one reused buffer, then out.
-    let mut obj = Vec::with_capacity(64 * 1024);
-    for f in files {
-        let source = f.display().to_string();
-        parse_stream(f, profile, |mut b| {
-            b.index = index;
-            if index > 0 {
-                out.write_all(b",")?;
-            }
-            index += 1;
-            stats.add(&b);
-            obj.clear();
-            bootlog_parser::json::write_sourced_boot(&mut obj, &b, &source);
-            out.write_all(&obj)
-        })?;
-    }
+    // Boots' objects are written into one reused buffer, which goes out in big writes.
+    const FLUSH_AT: usize = 64 * 1024;
+    let mut obj = Vec::with_capacity(2 * FLUSH_AT);
+    let mut parse_all = || -> Result<()> {
+        for f in files {
+            let source = f.display().to_string();
+            parse_stream(f, profile, |mut b| {
+                b.index = index;
+                if index > 0 {
+                    obj.push(b',');
+                }
+                index += 1;
+                stats.add(&b);
+                bootlog_parser::json::write_sourced_boot(&mut obj, &b, &source);
+                if obj.len() >= FLUSH_AT {
+                    out.write_all(&obj)?;
+                    obj.clear();
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
+    };
+    let parsed = parse_all();
+    // The boots parsed go out even when a later input fails, as they did boot by boot.
+    out.write_all(&obj)?;
+    parsed?;
     write!(out, "],\"stats\":")?;
     serde_json::to_writer(&mut *out, &stats.stats())?;
     writeln!(out, "}}")?;
