@@ -246,14 +246,14 @@ impl Collector {
 
 /// Summaries per stage, in boot order, of figures kept as `(stage, value)` in arrival order.
 fn per_stage(figures: &[(StageId, f64)]) -> Vec<(StageId, Summary)> {
-    let mut v = Vec::new();
+    let mut by: [Vec<f64>; StageId::ALL.len()] = Default::default();
+    for &(id, v) in figures {
+        by[id as usize].push(v);
+    }
     StageId::ALL
         .iter()
-        .filter_map(|&id| {
-            v.clear();
-            v.extend(figures.iter().filter(|f| f.0 == id).map(|f| f.1));
-            Summary::of(&v).map(|s| (id, s))
-        })
+        .zip(&by)
+        .filter_map(|(&id, v)| Summary::of(v).map(|s| (id, s)))
         .collect()
 }
 
@@ -307,6 +307,14 @@ mod tests {
         assert_eq!(s.ti(2), "2.50 (min 1.00, max 4.00)");
         assert_eq!(Summary::of(&[]), None);
         assert_eq!(Summary::of(&[5.0]).unwrap().stddev, 0.0);
+    }
+
+    #[test]
+    fn stage_ids_index_boot_order() {
+        // `per_stage` files figures by `id as usize`.
+        for (i, &id) in StageId::ALL.iter().enumerate() {
+            assert_eq!(id as usize, i);
+        }
     }
 
     #[test]
