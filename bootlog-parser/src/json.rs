@@ -305,15 +305,24 @@ fn f64_value(out: &mut Vec<u8>, v: f64) {
 
 /// A JSON string with serde_json's escaping: `"` and `\` backslashed, control bytes as `\b`,
 /// `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
+#[inline]
 fn string(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
+    if needs_escape(b) {
+        return escaped(out, b);
+    }
     out.reserve(b.len() + 2);
     out.push(b'"');
-    if !needs_escape(b) {
-        out.extend_from_slice(b);
-        out.push(b'"');
-        return;
-    }
+    out.extend_from_slice(b);
+    out.push(b'"');
+}
+
+/// [`string`] for text that may need escapes: kept out of line, so the common plain-text path
+/// inlines into its callers small.
+#[cold]
+#[inline(never)]
+fn escaped(out: &mut Vec<u8>, b: &[u8]) {
+    out.push(b'"');
     let mut from = 0;
     for (i, &c) in b.iter().enumerate() {
         if c >= 0x20 && c != b'"' && c != b'\\' {
