@@ -133,8 +133,11 @@ impl Hasher for FxHasher {
             a.copy_from_slice(w);
             self.add(u64::from_le_bytes(a));
         }
-        for &b in words.remainder() {
-            self.add(u64::from(b));
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut a = [0u8; 8];
+            a[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(a));
         }
     }
 
@@ -169,7 +172,10 @@ impl Series {
             Some(&i) => self.values[i].push(v),
             None => {
                 self.index.insert(name.to_string(), self.values.len());
-                self.values.push(vec![v]);
+                // Room for a few boots' values before the first reallocation.
+                let mut values = Vec::with_capacity(16);
+                values.push(v);
+                self.values.push(values);
             }
         }
     }
@@ -258,19 +264,11 @@ fn per_stage(figures: &[(StageId, f64)]) -> Vec<(StageId, Summary)> {
 }
 
 /// Appends `v` in decimal (what `write!(s, "{v}")` gives, without the formatting machinery).
-fn push_decimal(s: &mut String, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
+fn push_decimal(s: &mut String, v: u64) {
+    if v >= 10 {
+        push_decimal(s, v / 10);
     }
-    // Only ASCII digits were written.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    s.push(char::from(b'0' + (v % 10) as u8));
 }
 
 /// Summarises a slice of boots.
