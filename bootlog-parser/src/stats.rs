@@ -162,29 +162,43 @@ impl Hasher for FxHasher {
 #[derive(Debug, Default)]
 struct Series {
     index: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
+    /// The names by series number, in first-seen order.
+    names: Vec<String>,
     values: Vec<Vec<f64>>,
+    /// The series the last value went to. Boots print their initcalls (and SBL steps) in the
+    /// same order, so the next name is most often that of the series created after it: one
+    /// string compare instead of a hash lookup.
+    last: usize,
 }
 
 impl Series {
     /// Appends to a series, allocating the name only the first time it is seen.
     fn push(&mut self, name: &str, v: f64) {
-        match self.index.get(name) {
-            Some(&i) => self.values[i].push(v),
-            None => {
-                self.index.insert(name.to_string(), self.values.len());
-                // Room for a few boots' values before the first reallocation.
-                let mut values = Vec::with_capacity(16);
-                values.push(v);
-                self.values.push(values);
-            }
-        }
+        let guess = self.last.wrapping_add(1);
+        let i = match self.names.get(guess) {
+            Some(n) if n == name => guess,
+            _ => match self.index.get(name) {
+                Some(&i) => i,
+                None => {
+                    let i = self.values.len();
+                    self.index.insert(name.to_string(), i);
+                    self.names.push(name.to_string());
+                    // Room for a few boots' values before the first reallocation.
+                    self.values.push(Vec::with_capacity(16));
+                    i
+                }
+            },
+        };
+        self.values[i].push(v);
+        self.last = i;
     }
 
     /// The summaries, by name.
     fn summaries(&self) -> BTreeMap<String, Summary> {
-        self.index
+        self.names
             .iter()
-            .filter_map(|(k, &i)| Summary::of(&self.values[i]).map(|s| (k.clone(), s)))
+            .zip(&self.values)
+            .filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s)))
             .collect()
     }
 }
