@@ -354,12 +354,42 @@ fn escaped(out: &mut Vec<u8>, b: &[u8]) {
 /// yes for non-ASCII text too (the slow path then copies it unchanged).
 #[inline]
 fn needs_escape(b: &[u8]) -> bool {
-    if b.len() < 16 {
-        // Short names (mark kinds, units, initcalls): a plain loop, no SIMD set-up or memchr.
-        return b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\');
+    let n = b.len();
+    if n >= 16 {
+        // 0x20 is not below 0x20: no control byte is allowed through.
+        return crate::ascii::any_special(b, 0x20, [b'"', b'\\']);
     }
-    // 0x20 is not below 0x20: no control byte is allowed through.
-    crate::ascii::any_special(b, 0x20, [b'"', b'\\'])
+    // Short names (mark kinds, units, initcalls): two overlapping words, tested 8 bytes at
+    // a time. Bytes past a short word read as spaces, which need no escape.
+    if n >= 8 {
+        return word_needs_escape(word(&b[..8], 8)) || word_needs_escape(word(&b[n - 8..], 8));
+    }
+    if n >= 4 {
+        return word_needs_escape(word(&b[..4], 4)) || word_needs_escape(word(&b[n - 4..], 4));
+    }
+    b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\')
+}
+
+/// The first `len` (4 or 8) bytes of `b` as a little-endian word, spaces after them.
+#[inline]
+fn word(b: &[u8], len: usize) -> u64 {
+    let mut a = [b' '; 8];
+    a[..len].copy_from_slice(&b[..len]);
+    u64::from_le_bytes(a)
+}
+
+/// Whether a byte of `w` is below 0x20, a `"` or a `\\` (SWAR: a byte's borrow only spills
+/// into the bytes above a hit, so "any" is exact).
+#[inline]
+fn word_needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = w.wrapping_sub(ONES * 0x20) & !w;
+    let q = w ^ (ONES * u64::from(b'"'));
+    let quote = q.wrapping_sub(ONES) & !q;
+    let s = w ^ (ONES * u64::from(b'\\'));
+    let slash = s.wrapping_sub(ONES) & !s;
+    (below | quote | slash) & HIGH != 0
 }
 
 #[cfg(test)]
@@ -374,6 +404,32 @@ mod tests {
             String::from_utf8_lossy(&mine),
             String::from_utf8_lossy(&serde)
         );
+    }
+
+    #[test]
+    fn short_strings_needing_escapes_are_found() {
+        let check = |b: &[u8]| {
+            let rule = b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\');
+            // The long path may also answer yes for non-ASCII text.
+            if b.len() < 16 || b.is_ascii() {
+                assert_eq!(needs_escape(b), rule, "{b:?}");
+            } else if rule {
+                assert!(needs_escape(b), "{b:?}");
+            }
+        };
+        for n in 0..20 {
+            for filler in [b'a', b' ', 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']'] {
+                let plain = vec![filler; n];
+                check(&plain);
+                for at in 0..n {
+                    for c in (0u8..0x21).chain([b'"', b'\\', b'!', b'#', 0x7f, 0x80, 0xdc]) {
+                        let mut b = plain.clone();
+                        b[at] = c;
+                        check(&b);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
