@@ -380,7 +380,30 @@ fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
 }
 
 /// Classifies a kernel message (the text after the printk stamp, or a whole line).
+#[inline]
 pub fn line(m: &str) -> Option<KernelLine<'_>> {
+    // The first two bytes of every message below: others are turned away without a call.
+    if !matches!(
+        m.as_bytes().get(..2),
+        Some(
+            [b'B', b'o']
+                | [b'U', b'n']
+                | [b'L', b'i']
+                | [b'K', b'e']
+                | [b'M', b'a']
+                | [b'F', b'r']
+                | [b'R', b'u']
+                | [b'c', b'a']
+                | [b'i', b'n']
+        )
+    ) {
+        return None;
+    }
+    line_full(m)
+}
+
+/// [`line`] without the two-byte check.
+fn line_full(m: &str) -> Option<KernelLine<'_>> {
     match m.as_bytes().first()? {
         b'B' if m.starts_with("Booting Linux") => Some(KernelLine::Booting),
         b'U' if m.starts_with("Uncompressing Linux") => Some(KernelLine::Uncompressing),
@@ -473,6 +496,23 @@ mod tests {
             let m = format!("initcall {f} returned {sp}{ret} after {sp}{us}{tail}");
             let slow = initcall(&m).ok().map(|(_, l)| l);
             proptest::prop_assert_eq!(initcall_fast(&m), slow, "{:?}", m);
+        }
+    }
+
+    proptest::proptest! {
+        /// The two-byte check turns away no line the grammar matches.
+        #[test]
+        fn two_byte_check_keeps_every_match(
+            a in proptest::sample::select(b"BoUnLiKeMaFrRucinx ".to_vec()),
+            b in proptest::sample::select(b"BoUnLiKeMaFrRucinx ".to_vec()),
+            rest in proptest::sample::select(vec![
+                "oting Linux", "compressing Linux", "nux version 6.1 x", "rnel command line: a",
+                "rnel panic - not syncing: x", "chine model: y", "eeing unused kernel", "n /init as init process",
+                "lling  f+0x0/0x1 @ 1", "itcall f+0x0/0x1 returned 0 after 5 usecs", "", "x",
+            ]),
+        ) {
+            let t = format!("{}{}{rest}", a as char, b as char);
+            proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
         }
     }
 
