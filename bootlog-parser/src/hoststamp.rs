@@ -367,7 +367,18 @@ pub fn strip_syslog(text: &str) -> &str {
 
 /// Raspberry Pi firmware stamps: `MESS:hh:mm:ss.us:N:` (start4.elf) or `NNNNNN.NNN: `
 /// (bootcode / EEPROM debug). Returns the firmware time and the rest.
+#[inline]
 pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
+    // Inlined: `MESS:`, or the `.` and `:` of `NNNNNN.NNN:`, else no firmware stamp.
+    let b = text.as_bytes();
+    if !(b.starts_with(b"MESS:") || (b.len() > 11 && b[6] == b'.' && b[10] == b':')) {
+        return None;
+    }
+    strip_rpi_stamp(text)
+}
+
+/// [`strip_rpi`] past its inlined check.
+fn strip_rpi_stamp(text: &str) -> Option<(f64, &str)> {
     if let Some(rest) = text.strip_prefix("MESS:") {
         let (rest, t) = clock_time(rest).ok()?;
         // `:N:` (nom's `char(':'), digit1, char(':')`, by hand).
@@ -526,6 +537,19 @@ mod tests {
                 Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
             });
             proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The inlined check turns away no line with a firmware stamp.
+        #[test]
+        fn rpi_check_keeps_every_stamp(
+            a in "(MESS:|MESS|000123|12345|)",
+            b in "(00:00:08.746506:0: x|.456: boot|\\.45:|:|)",
+            c in "[0-9.: a]{0,6}",
+        ) {
+            let t = format!("{a}{b}{c}");
+            proptest::prop_assert_eq!(strip_rpi(&t), strip_rpi_stamp(&t), "{:?}", t);
         }
     }
 
