@@ -353,6 +353,7 @@ fn lava(t: &str) -> Option<Layer<'static>> {
 }
 
 /// A syslog priority `<n>` in front of a kernel line.
+#[inline]
 pub fn strip_syslog(text: &str) -> &str {
     let b = text.as_bytes();
     if b.first() == Some(&b'<') {
