@@ -1,5 +1,8 @@
 //! ASCII trimming as `str::trim_ascii_start` / `trim_ascii_end` do, kept here because those
-//! are Rust 1.80 and the crate builds with 1.75 (Yocto scarthgap's Rust).
+//! are Rust 1.80 and the crate builds with 1.75 (Yocto scarthgap's Rust); std's Unicode
+//! `trim*`, `find(char::is_whitespace)` and `split_whitespace().next()` with a byte-level
+//! fast path for ASCII text (the grammars' rejection paths run them on most lines); and the
+//! SSE2 special-byte scan.
 
 /// `s` without leading ASCII whitespace (space, `\t`, `\n`, `\x0c`, `\r`).
 pub(crate) fn trim_start(s: &str) -> &str {
