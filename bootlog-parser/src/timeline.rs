@@ -14,7 +14,8 @@ use crate::model::*;
 use crate::needles::{self, NeedleIndex};
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt::Write as _;
 
 /// The ready pattern used when a profile gives none: a login prompt.
 pub const DEFAULT_READY: &str = r"(?i)\blogin:\s*$";
@@ -45,6 +46,8 @@ struct State {
     needles: NeedleIndex,
     /// The words the current line may hold (see [`needles`]).
     hints: u8,
+    /// Vectors and strings of boots handed back by [`Parser::recycle`], for the next boots.
+    bin: Bin,
 }
 
 struct OpenStage {
@@ -125,6 +128,7 @@ impl Parser {
                 power_on: false,
                 needles: NeedleIndex::default(),
                 hints: needles::ALL,
+                bin: Bin::default(),
             },
         }
     }
@@ -147,6 +151,18 @@ impl Parser {
     /// Boots completed so far (a later boot began after them); drains them.
     pub fn take_boots(&mut self) -> impl Iterator<Item = Boot> + '_ {
         self.state.done.drain(..)
+    }
+
+    /// The oldest boot completed so far, if any: [`Parser::take_boots`] one at a time, so each
+    /// can be handed back to [`Parser::recycle`] before the next is taken.
+    pub fn next_boot(&mut self) -> Option<Boot> {
+        self.state.done.pop_front()
+    }
+
+    /// Hands back a boot the caller is done with: later boots reuse its vectors and strings
+    /// (cleared) instead of allocating their own. Optional; what is kept is bounded.
+    pub fn recycle(&mut self, boot: Boot) {
+        self.state.bin.recycle(boot);
     }
 
     /// Ends the input; returns the remaining boots.
@@ -481,10 +497,16 @@ impl State {
         self.cur.stages.iter().any(|s| s.id == id)
     }
 
-    fn mark(&mut self, kind: impl Into<String>, n: u64, host: Option<f64>, target: Option<f64>) {
+    fn mark(&mut self, kind: &str, n: u64, host: Option<f64>, target: Option<f64>) {
+        let kind = self.bin.strings.take(kind);
+        self.mark_text(kind, n, host, target);
+    }
+
+    /// [`State::mark`] with a kind already made (formatted).
+    fn mark_text(&mut self, kind: String, n: u64, host: Option<f64>, target: Option<f64>) {
         let host_s = host.and_then(|h| self.cur.rel(h));
         self.cur.boot.marks.push(Mark {
-            kind: kind.into(),
+            kind,
             line: n,
             host_s,
             target_s: target,
@@ -495,7 +517,8 @@ impl State {
         // The first value stays; look up by `&str` so a repeat allocates nothing.
         let c = &mut self.cur.boot.components;
         if !c.contains_key(key) {
-            c.insert(key.to_string(), v.to_string());
+            let pool = &mut self.bin.strings;
+            c.insert(pool.take(key), pool.take(v));
         }
     }
 
@@ -600,7 +623,11 @@ impl State {
                 self.cur.bootstage = Some(BootstageMode::Accumulated)
             }
             U::Error(e) => {
-                self.cur.boot.errors.push(format!("line {n}: {e}"));
+                let e = self
+                    .bin
+                    .strings
+                    .take_fmt(128, format_args!("line {n}: {e}"));
+                self.cur.boot.errors.push(e);
                 self.mark("error", n, host, None);
             }
         }
@@ -613,7 +640,7 @@ impl State {
             BootstageMode::Records { got, .. } => {
                 if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
                     got.push(BootstageRecord {
-                        name: name.to_string(),
+                        name: self.bin.strings.take(name),
                         mark_us,
                         elapsed_us,
                     });
@@ -626,7 +653,7 @@ impl State {
             BootstageMode::Accumulated => {
                 if let Some((us, name)) = uboot::accumulated_row(t) {
                     self.cur.boot.bootstage_accumulated.push(BootstageAccum {
-                        name: name.to_string(),
+                        name: self.bin.strings.take(name),
                         us,
                     });
                     return true;
@@ -647,7 +674,8 @@ impl State {
                 ));
             }
             // `boot.bootstage` (the last report) is copied from the reports once, in `finish`.
-            self.cur.boot.bootstage_reports.push(exact(&mut got));
+            let report = hand_out(&mut got, &mut self.bin.records, &mut self.bin.held);
+            self.cur.boot.bootstage_reports.push(report);
             self.cur.bootstage_buf = got;
         }
     }
@@ -672,7 +700,13 @@ impl State {
             S::Revision(r) => {
                 self.component("sbl", r.split_whitespace().next().unwrap_or(r));
             }
-            S::McuHz(hz) => self.mark(format!("sbl_mcu_hz={hz}"), n, host, None),
+            S::McuHz(hz) => {
+                let kind = self
+                    .bin
+                    .strings
+                    .take_fmt(32, format_args!("sbl_mcu_hz={hz}"));
+                self.mark_text(kind, n, host, None)
+            }
             S::CyclesPerUsec(_) | S::Info(..) => {}
             S::Overflow => self.cur.boot.warnings.push(format!(
                 "line {n}: SBL profile log overflowed; entries may be missing"
@@ -693,7 +727,7 @@ impl State {
                 }
                 b.boot.sbl_profile.push(SblPoint {
                     run,
-                    name: fxn.to_string(),
+                    name: self.bin.strings.take(fxn),
                     duration_us: None,
                     timestamp_us: Some(timestamp_us),
                     src_line: Some(line),
@@ -704,7 +738,7 @@ impl State {
                 b.sbl_run_has_data = true;
                 b.boot.sbl_profile.push(SblPoint {
                     run,
-                    name: name.to_string(),
+                    name: self.bin.strings.take(name),
                     duration_us: Some(us),
                     timestamp_us: None,
                     src_line: None,
@@ -795,12 +829,11 @@ impl State {
                 if self.current().is_none() {
                     self.open(StageId::Rom, n, host, None, "rpi_firmware");
                 }
-                self.mark(
-                    format!("starting_{}", f.trim_end_matches(".elf")),
-                    n,
-                    host,
-                    None,
-                )
+                let kind = self
+                    .bin
+                    .strings
+                    .take_fmt(32, format_args!("starting_{}", f.trim_end_matches(".elf")));
+                self.mark_text(kind, n, host, None)
             }
             rpi::RpiLine::LoadedKernel(_) => self.mark("kernel_loaded", n, host, None),
         }
@@ -810,10 +843,14 @@ impl State {
         let b = &mut self.cur;
         if let Some(last) = b.last_ts {
             if p.ts + 1e-3 < last {
-                b.boot.warnings.push(format!(
+                let w = self.bin.strings.take_fmt(
+                    128,
+                    format_args!(
                     "line {n}: printk time went back from {last:.6} to {:.6}: the board was reset",
                     p.ts
-                ));
+                ),
+                );
+                b.boot.warnings.push(w);
                 self.end_boot();
                 if let Some(h) = host {
                     self.note_host(h, self.last_scale);
@@ -860,21 +897,21 @@ impl State {
                     .boot
                     .kernel
                     .get_or_insert_with(KernelInfo::default)
-                    .version = Some(v.to_string());
+                    .version = Some(self.bin.strings.take(v));
             }
             K::CmdLine(c) => {
                 self.cur
                     .boot
                     .kernel
                     .get_or_insert_with(KernelInfo::default)
-                    .cmdline = Some(c.to_string())
+                    .cmdline = Some(self.bin.strings.take(c))
             }
             K::Machine(m) => {
                 self.cur
                     .boot
                     .kernel
                     .get_or_insert_with(KernelInfo::default)
-                    .machine = Some(m.to_string())
+                    .machine = Some(self.bin.strings.take(m))
             }
             K::FreeingUnused | K::RunInit(_) => {
                 if self.current() == Some(StageId::Kernel) {
@@ -904,17 +941,18 @@ impl State {
             K::Initcall { name, ret, usecs } => {
                 self.cur.calling_open = false;
                 self.cur.boot.initcalls.push(Initcall {
-                    name: name.to_string(),
+                    name: self.bin.strings.take(name),
                     duration_us: usecs,
                     ret,
                     ts_s: ts,
                 })
             }
             K::Panic(why) => {
-                self.cur
-                    .boot
-                    .errors
-                    .push(format!("line {n}: Kernel panic - not syncing: {why}"));
+                let e = self.bin.strings.take_fmt(
+                    128,
+                    format_args!("line {n}: Kernel panic - not syncing: {why}"),
+                );
+                self.cur.boot.errors.push(e);
                 self.mark("panic", n, host, ts);
             }
         }
@@ -927,6 +965,7 @@ impl State {
             self.open(StageId::Userspace, n, host, None, "systemd");
         }
         let b = &mut self.cur;
+        let pool = &mut self.bin.strings;
         let sd = b.boot.systemd.get_or_insert_with(SystemdInfo::default);
         match l {
             D::Startup(parts, total) => {
@@ -943,17 +982,17 @@ impl State {
                 }
                 sd.total_s = total;
             }
-            D::Reached(unit, v) => sd.target_reached = Some((unit.to_string(), v)),
+            D::Reached(unit, v) => sd.target_reached = Some((pool.take(unit), v)),
             D::Ok => sd.ok_lines += 1,
-            D::Failed(u) => b.sd_failed.push(u.to_string()),
+            D::Failed(u) => b.sd_failed.push(pool.take(u)),
             D::Welcome => {}
             D::Blame(u, d) => b.sd_blame.push(SystemdUnit {
-                name: u.to_string(),
+                name: pool.take(u),
                 duration_s: Some(d),
                 at_s: None,
             }),
             D::Chain(u, at, plus) => b.sd_chain.push(SystemdUnit {
-                name: u.to_string(),
+                name: pool.take(u),
                 duration_s: plus,
                 at_s: Some(at),
             }),
@@ -966,13 +1005,14 @@ impl State {
         }
         if !self.seen(StageId::Userspace) {
             // Where userspace began is unknown: the last stage seen runs to the ready marker.
-            self.cur.boot.warnings.push(format!(
+            let w = self.bin.strings.take_fmt(128, format_args!(
                 "line {n}: ready marker seen but no line told where userspace began; the last stage seen runs to it"
             ));
+            self.cur.boot.warnings.push(w);
         }
         self.cur.boot.complete = true;
         self.cur.ready_host = host;
-        self.cur.boot.login_prompt = Some(t.trim().to_string());
+        self.cur.boot.login_prompt = Some(self.bin.strings.take(t.trim()));
         self.mark("ready", n, host, None);
     }
 
@@ -984,7 +1024,7 @@ impl State {
             if self.power_on && self.next_index == 0 {
                 self.cur.add_pre_console_stage();
             }
-            let boot = self.cur.finish(self.next_index);
+            let boot = self.cur.finish(self.next_index, &mut self.bin);
             self.next_index += 1;
             self.done.push_back(boot);
         }
@@ -1001,6 +1041,11 @@ impl Builder {
         let ob = old.boot;
         let b = &mut self.boot;
         b.warnings = ob.warnings;
+        // The map keeps its node when emptied entry by entry; `clear` would free it.
+        b.components = ob.components;
+        if !b.components.is_empty() {
+            b.components.clear();
+        }
         b.sbl_profile = cleared(ob.sbl_profile);
         b.sbl_total_us = cleared(ob.sbl_total_us);
         b.bootstage_accumulated = cleared(ob.bootstage_accumulated);
@@ -1055,51 +1100,87 @@ impl Builder {
         Some(round6(abs - self.origin?))
     }
 
-    /// The finished boot. Its vectors are exact-size copies (one allocation each); the
-    /// builder's own keep their capacity for the next boot (see [`Builder::reset`]).
-    fn finish(&mut self, index: usize) -> Boot {
+    /// The finished boot. Its vectors are the builder's buffers when [`Parser::recycle`] left
+    /// spares to put in their place (no allocation), else exact-size copies (one allocation
+    /// each); the builder's own keep their capacity for the next boot (see [`Builder::reset`]).
+    fn finish(&mut self, index: usize, bin: &mut Bin) -> Boot {
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
         // The closing warnings, appended before the warnings are copied out.
         let w = &mut self.boot.warnings;
         if !hosted {
-            w.push("no host timestamps: stage times come from the target's own clocks where it prints them".into());
+            w.push(bin.strings.take("no host timestamps: stage times come from the target's own clocks where it prints them"));
         }
         if !self.boot.complete {
-            w.push("the log ends before the ready marker (login prompt)".into());
+            w.push(
+                bin.strings
+                    .take("the log ends before the ready marker (login prompt)"),
+            );
         }
         if self.calling_open {
-            w.push(format!(
-                "initcall {} was called but never returned in this log",
-                self.calling
+            w.push(bin.strings.take_fmt(
+                128,
+                format_args!(
+                    "initcall {} was called but never returned in this log",
+                    self.calling
+                ),
             ));
         }
         let b = &mut self.boot;
+        let held = &mut bin.held;
         let mut systemd = b.systemd.take();
         if let Some(sd) = &mut systemd {
-            sd.blame = exact(&mut self.sd_blame);
-            sd.critical_chain = exact(&mut self.sd_chain);
-            sd.failed = exact(&mut self.sd_failed);
+            sd.blame = hand_out(&mut self.sd_blame, &mut bin.units, held);
+            sd.critical_chain = hand_out(&mut self.sd_chain, &mut bin.units, held);
+            sd.failed = hand_out(&mut self.sd_failed, &mut bin.texts, held);
         }
+        // The last report (see `close_bootstage`), copied.
+        let bootstage = match b.bootstage_reports.last() {
+            Some(last) => {
+                let mut v =
+                    spare(&mut bin.records, held).unwrap_or_else(|| Vec::with_capacity(last.len()));
+                v.extend(last.iter().map(|r| BootstageRecord {
+                    name: bin.strings.take(&r.name),
+                    mark_us: r.mark_us,
+                    elapsed_us: r.elapsed_us,
+                }));
+                v
+            }
+            None => Vec::new(),
+        };
+        let stages = if self.stages.is_empty() {
+            Vec::new()
+        } else {
+            spare(&mut bin.stages, held).unwrap_or_else(|| Vec::with_capacity(self.stages.len()))
+        };
+        let components = if b.components.is_empty() {
+            BTreeMap::new()
+        } else {
+            let map = spare_map(&mut bin.maps, held).unwrap_or_default();
+            std::mem::replace(&mut b.components, map)
+        };
         let mut boot = Boot {
             index,
             complete: b.complete,
             lines: self.lines,
-            stages: Vec::with_capacity(self.stages.len()),
-            components: std::mem::take(&mut b.components),
-            sbl_profile: exact(&mut b.sbl_profile),
-            sbl_total_us: exact(&mut b.sbl_total_us),
-            // The last report (see `close_bootstage`).
-            bootstage: b.bootstage_reports.last().cloned().unwrap_or_default(),
-            bootstage_accumulated: exact(&mut b.bootstage_accumulated),
-            bootstage_reports: exact(&mut b.bootstage_reports),
-            initcalls: exact(&mut b.initcalls),
+            stages,
+            components,
+            sbl_profile: hand_out(&mut b.sbl_profile, &mut bin.sbl_points, held),
+            sbl_total_us: hand_out(&mut b.sbl_total_us, &mut bin.numbers, held),
+            bootstage,
+            bootstage_accumulated: hand_out(
+                &mut b.bootstage_accumulated,
+                &mut bin.accumulated,
+                held,
+            ),
+            bootstage_reports: hand_out(&mut b.bootstage_reports, &mut bin.reports, held),
+            initcalls: hand_out(&mut b.initcalls, &mut bin.initcalls, held),
             kernel: b.kernel.take(),
             systemd,
             login_prompt: b.login_prompt.take(),
-            marks: exact(&mut b.marks),
-            errors: exact(&mut b.errors),
+            marks: hand_out(&mut b.marks, &mut bin.marks, held),
+            errors: hand_out(&mut b.errors, &mut bin.texts, held),
             printk_offset_s: None,
-            warnings: exact(&mut b.warnings),
+            warnings: hand_out(&mut b.warnings, &mut bin.texts, held),
         };
         let end_host = if boot.complete {
             self.ready_host
@@ -1197,6 +1278,253 @@ fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
     let mut v = Vec::with_capacity(buf.len());
     v.append(buf);
     v
+}
+
+/// A buffer's items as a vector for a boot: the buffer itself when a spare can take its place
+/// (no allocation, no copy), else an [`exact`] copy. None when empty.
+fn hand_out<T>(buf: &mut Vec<T>, spares: &mut Vec<Vec<T>>, held: &mut usize) -> Vec<T> {
+    if buf.is_empty() {
+        return Vec::new();
+    }
+    match spare(spares, held) {
+        Some(s) => std::mem::replace(buf, s),
+        None => exact(buf),
+    }
+}
+
+/// Bytes of a vector's buffer.
+fn vec_bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
+
+/// A cleared vector from the spares, if any.
+fn spare<T>(spares: &mut Vec<Vec<T>>, held: &mut usize) -> Option<Vec<T>> {
+    let v = spares.pop()?;
+    *held -= vec_bytes(&v);
+    Some(v)
+}
+
+/// Keeps an emptied vector as a spare, unless it holds nothing, is huge, or the bin is full.
+fn keep<T>(spares: &mut Vec<Vec<T>>, held: &mut usize, v: Vec<T>) {
+    debug_assert!(v.is_empty());
+    let bytes = vec_bytes(&v);
+    if bytes == 0 || bytes > Bin::MAX_VEC_BYTES || *held + bytes > Bin::VEC_BUDGET {
+        return;
+    }
+    *held += bytes;
+    spares.push(v);
+}
+
+/// What an emptied components map is counted as: its one leaf node.
+const MAP_BYTES: usize = 11 * std::mem::size_of::<(String, String)>() + 16;
+
+/// An emptied components map from the spares, if any.
+fn spare_map(
+    spares: &mut Vec<BTreeMap<String, String>>,
+    held: &mut usize,
+) -> Option<BTreeMap<String, String>> {
+    let m = spares.pop()?;
+    *held -= MAP_BYTES;
+    Some(m)
+}
+
+/// Vectors and strings of boots handed back by [`Parser::recycle`], cleared, for the boots
+/// still to be built: each reuse saves a malloc and a free, which mostly miss glibc's thread
+/// cache as a whole boot is freed at once. Bounded (see the constants), so memory stays flat.
+#[derive(Default)]
+struct Bin {
+    strings: StringPool,
+    /// Bytes of the spare vectors below.
+    held: usize,
+    stages: Vec<Vec<Stage>>,
+    maps: Vec<BTreeMap<String, String>>,
+    sbl_points: Vec<Vec<SblPoint>>,
+    numbers: Vec<Vec<u64>>,
+    /// Bootstage reports (and copies of the last one).
+    records: Vec<Vec<BootstageRecord>>,
+    accumulated: Vec<Vec<BootstageAccum>>,
+    reports: Vec<Vec<Vec<BootstageRecord>>>,
+    initcalls: Vec<Vec<Initcall>>,
+    /// systemd blame rows and critical chains.
+    units: Vec<Vec<SystemdUnit>>,
+    marks: Vec<Vec<Mark>>,
+    /// Errors, warnings and failed units.
+    texts: Vec<Vec<String>>,
+}
+
+impl Bin {
+    /// A vector bigger than this is freed rather than kept.
+    const MAX_VEC_BYTES: usize = 256 << 10;
+    /// At most this many bytes of spare vectors are kept.
+    const VEC_BUDGET: usize = 4 << 20;
+
+    /// Takes a boot apart: its strings to the pool, its vectors (emptied) to the spares.
+    fn recycle(&mut self, boot: Boot) {
+        let Boot {
+            index: _,
+            complete: _,
+            lines: _,
+            mut stages,
+            mut components,
+            mut sbl_profile,
+            mut sbl_total_us,
+            bootstage,
+            mut bootstage_accumulated,
+            mut bootstage_reports,
+            mut initcalls,
+            kernel,
+            systemd,
+            login_prompt,
+            mut marks,
+            errors,
+            printk_offset_s: _,
+            warnings,
+        } = boot;
+        let pool = &mut self.strings;
+        let held = &mut self.held;
+        stages.clear();
+        keep(&mut self.stages, held, stages);
+        if !components.is_empty() {
+            while let Some((k, v)) = components.pop_first() {
+                pool.put(k);
+                pool.put(v);
+            }
+            if *held + MAP_BYTES <= Self::VEC_BUDGET {
+                *held += MAP_BYTES;
+                self.maps.push(components);
+            }
+        }
+        sbl_profile.drain(..).for_each(|p| pool.put(p.name));
+        keep(&mut self.sbl_points, held, sbl_profile);
+        sbl_total_us.clear();
+        keep(&mut self.numbers, held, sbl_total_us);
+        self.keep_records(bootstage);
+        bootstage_accumulated
+            .drain(..)
+            .for_each(|a| self.strings.put(a.name));
+        keep(&mut self.accumulated, &mut self.held, bootstage_accumulated);
+        for r in bootstage_reports.drain(..) {
+            self.keep_records(r);
+        }
+        keep(&mut self.reports, &mut self.held, bootstage_reports);
+        let pool = &mut self.strings;
+        let held = &mut self.held;
+        initcalls.drain(..).for_each(|c| pool.put(c.name));
+        keep(&mut self.initcalls, held, initcalls);
+        if let Some(k) = kernel {
+            for s in [k.version, k.cmdline, k.machine].into_iter().flatten() {
+                pool.put(s);
+            }
+        }
+        if let Some(sd) = systemd {
+            if let Some((unit, _)) = sd.target_reached {
+                pool.put(unit);
+            }
+            for mut units in [sd.blame, sd.critical_chain] {
+                units.drain(..).for_each(|u| pool.put(u.name));
+                keep(&mut self.units, held, units);
+            }
+            self.keep_texts(sd.failed);
+        }
+        if let Some(l) = login_prompt {
+            self.strings.put(l);
+        }
+        marks.drain(..).for_each(|m| self.strings.put(m.kind));
+        keep(&mut self.marks, &mut self.held, marks);
+        self.keep_texts(errors);
+        self.keep_texts(warnings);
+    }
+
+    fn keep_records(&mut self, mut v: Vec<BootstageRecord>) {
+        v.drain(..).for_each(|r| self.strings.put(r.name));
+        keep(&mut self.records, &mut self.held, v);
+    }
+
+    fn keep_texts(&mut self, mut v: Vec<String>) {
+        v.drain(..).for_each(|s| self.strings.put(s));
+        keep(&mut self.texts, &mut self.held, v);
+    }
+}
+
+/// Cleared strings for reuse, by capacity: `classes[k]` holds strings of capacity at least
+/// `MIN_CAP << k`, so any of them fits a text of up to that many bytes without growing.
+#[derive(Default)]
+struct StringPool {
+    classes: [Vec<String>; STRING_CLASSES],
+}
+
+/// Capacity of the smallest class of pooled strings (smaller strings are freed).
+const MIN_CAP: usize = 16;
+/// Classes of pooled strings: capacities 16 to 4095 (longer strings are freed).
+const STRING_CLASSES: usize = 8;
+
+impl StringPool {
+    /// Strings kept per class: 8192 of 16 bytes down to 64 of 2048, at most 128 KiB of
+    /// capacity a class as strings are made with their class's (see [`StringPool::empty`]).
+    const fn limit(class: usize) -> usize {
+        8192 >> class
+    }
+
+    /// The class whose strings all fit a text of `len` bytes.
+    #[inline]
+    fn class_for(len: usize) -> usize {
+        if len <= MIN_CAP {
+            0
+        } else {
+            (usize::BITS - ((len - 1) / MIN_CAP).leading_zeros()) as usize
+        }
+    }
+
+    /// An empty string with room for `len` bytes: a pooled one of the class that fits, else
+    /// a new one with the class's capacity (not just `len`), so that once pooled it fits any
+    /// text of its class: a class whose strings only fitted shorter texts would fill up
+    /// with strings that no take can use.
+    #[inline]
+    fn empty(&mut self, len: usize) -> String {
+        let k = Self::class_for(len);
+        // A string of the class, or of the next (at most four times the room needed).
+        for c in k..STRING_CLASSES.min(k + 2) {
+            if let Some(s) = self.classes[c].pop() {
+                return s;
+            }
+        }
+        String::with_capacity(if k < STRING_CLASSES {
+            MIN_CAP << k
+        } else {
+            len
+        })
+    }
+
+    /// A string holding `text`, reusing a pooled one if one fits.
+    #[inline]
+    fn take(&mut self, text: &str) -> String {
+        let mut s = self.empty(text.len());
+        s.push_str(text);
+        s
+    }
+
+    /// A string holding formatted text (`format!` into a pooled string of room for `hint`).
+    fn take_fmt(&mut self, hint: usize, args: std::fmt::Arguments<'_>) -> String {
+        let mut s = self.empty(hint);
+        // Writing to a String does not fail.
+        let _ = s.write_fmt(args);
+        s
+    }
+
+    /// Keeps a string (cleared) for reuse, unless it is tiny or huge or its class is full.
+    #[inline]
+    fn put(&mut self, mut s: String) {
+        let cap = s.capacity();
+        if cap < MIN_CAP {
+            return;
+        }
+        let k = (usize::BITS - 1 - (cap / MIN_CAP).leading_zeros()) as usize;
+        if k >= STRING_CLASSES || self.classes[k].len() >= Self::limit(k) {
+            return;
+        }
+        s.clear();
+        self.classes[k].push(s);
+    }
 }
 
 /// A buffer emptied, its capacity kept.
@@ -1297,5 +1625,82 @@ mod tests {
         }
         got.extend(p.finish());
         assert_eq!(got, whole);
+    }
+
+    /// Every `.log` under `dir`, sorted.
+    fn logs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("corpus dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                logs(&p, out);
+            } else if p.extension().is_some_and(|x| x == "log") {
+                out.push(p);
+            }
+        }
+        out.sort();
+    }
+
+    #[test]
+    fn recycled_boots_leak_nothing_into_later_boots() {
+        // The corpus logs, then again in reverse order and once more: each boot is built
+        // from the vectors and strings of different boots before it.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+        let mut files = Vec::new();
+        logs(&dir, &mut files);
+        assert!(files.len() > 10, "corpus logs under {}", dir.display());
+        let texts: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        let mut log = Vec::new();
+        for t in texts.iter().chain(texts.iter().rev()).chain(&texts) {
+            log.extend_from_slice(t);
+            log.push(b'\n');
+        }
+        let profile = BoardProfile::generic();
+        let whole = parse_bytes(&log, &profile);
+        assert!(whole.len() > 30, "{} boots", whole.len());
+        // Boots handed back one by one as they come, or a few at a time (several spares).
+        for (chunk, hold) in [(4096, 0), (64 << 10, 3), (1 << 20, 1000)] {
+            let mut p = Parser::new(&profile);
+            let mut got = 0;
+            let mut held = Vec::new();
+            for c in log.chunks(chunk) {
+                p.feed(c);
+                while let Some(b) = p.next_boot() {
+                    assert_eq!(b, whole[got], "boot {got} (chunk {chunk}, hold {hold})");
+                    got += 1;
+                    held.push(b);
+                    if held.len() > hold {
+                        held.drain(..).for_each(|b| p.recycle(b));
+                    }
+                }
+            }
+            held.drain(..).for_each(|b| p.recycle(b));
+            assert!(p.state.bin.strings.classes.iter().any(|c| !c.is_empty()));
+            assert!(!p.state.bin.marks.is_empty());
+            for b in p.finish() {
+                assert_eq!(b, whole[got], "boot {got} (chunk {chunk}, hold {hold})");
+                got += 1;
+            }
+            assert_eq!(got, whole.len());
+        }
+    }
+
+    #[test]
+    fn string_pool_classes() {
+        assert_eq!(StringPool::class_for(0), 0);
+        assert_eq!(StringPool::class_for(16), 0);
+        assert_eq!(StringPool::class_for(17), 1);
+        assert_eq!(StringPool::class_for(32), 1);
+        assert_eq!(StringPool::class_for(33), 2);
+        let mut pool = StringPool::default();
+        let s = pool.take("a text of twenty-four b");
+        assert_eq!((s.as_str(), s.capacity()), ("a text of twenty-four b", 32));
+        pool.put(s);
+        // A pooled string comes back cleared, and is reused.
+        let t = pool.take("short");
+        assert_eq!((t.as_str(), t.capacity()), ("short", 32));
+        // Tiny and huge strings are not kept.
+        pool.put(String::with_capacity(4));
+        pool.put(String::with_capacity(1 << 20));
+        assert!(pool.classes.iter().all(|c| c.is_empty()));
     }
 }

@@ -91,11 +91,12 @@ fn inputs(arg: &Path) -> Result<Vec<PathBuf>> {
 /// Bytes handed to the parser at a time: a read buffer, or a window of a mapped file.
 const CHUNK: usize = 1 << 20;
 
-/// Streams one input through a parser, calling `each` for every boot as it completes.
+/// Streams one input through a parser, calling `each` for every boot as it completes; the
+/// boot goes back to the parser afterwards, to be reused (see [`Parser::recycle`]).
 pub fn parse_stream(
     path: &Path,
     profile: &BoardProfile,
-    mut each: impl FnMut(Boot) -> io::Result<()>,
+    mut each: impl FnMut(&mut Boot) -> io::Result<()>,
 ) -> Result<()> {
     let file = if path == Path::new("-") {
         None
@@ -116,7 +117,7 @@ pub fn parse_stream(
         // A regular file: parsed straight from the page cache (see `crate::mapped`).
         m.for_each_window(CHUNK, |w| {
             p.feed(w);
-            p.take_boots().try_for_each(&mut each)
+            hand_over(&mut p, &mut each)
         })?;
     } else {
         let mut reader: Box<dyn Read> = match file {
@@ -132,13 +133,20 @@ pub fn parse_stream(
                 Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
             };
             p.feed(&buf[..n]);
-            for b in p.take_boots() {
-                each(b)?;
-            }
+            hand_over(&mut p, &mut each)?;
         }
     }
-    for b in p.finish() {
-        each(b)?;
+    for mut b in p.finish() {
+        each(&mut b)?;
+    }
+    Ok(())
+}
+
+/// Calls `each` on the boots the parser completed, handing each back when done.
+fn hand_over(p: &mut Parser, each: &mut impl FnMut(&mut Boot) -> io::Result<()>) -> io::Result<()> {
+    while let Some(mut b) = p.next_boot() {
+        each(&mut b)?;
+        p.recycle(b);
     }
     Ok(())
 }
@@ -197,14 +205,14 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
     let mut parse_all = || -> Result<()> {
         for f in files {
             let source = f.display().to_string();
-            parse_stream(f, profile, |mut b| {
+            parse_stream(f, profile, |b| {
                 b.index = index;
                 if index > 0 {
                     obj.push(b',');
                 }
                 index += 1;
-                stats.add(&b);
-                bootlog_parser::json::write_sourced_boot(&mut obj, &b, &source);
+                stats.add(b);
+                bootlog_parser::json::write_sourced_boot(&mut obj, b, &source);
                 if obj.len() >= FLUSH_AT {
                     out.write_all(&obj)?;
                     obj.clear();
@@ -234,8 +242,8 @@ fn table(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Res
     for f in files {
         let source = f.display().to_string();
         parse_stream(f, profile, |b| {
-            stats.add(&b);
-            write_boot(out, &source, index, &b)?;
+            stats.add(b);
+            write_boot(out, &source, index, b)?;
             index += 1;
             Ok(())
         })?;
