@@ -88,8 +88,13 @@ fn inputs(arg: &Path) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
-/// Bytes handed to the parser at a time: a read buffer, or a window of a mapped file.
+/// Bytes read at a time, or the window of a mapped file dropped at a time.
 const CHUNK: usize = 1 << 20;
+
+/// Bytes handed to the parser at a time: the boots it completes go back to it (recycled) after
+/// each feed, so the fewer boots a feed completes the fewer vectors and strings it allocates
+/// before the first boots come back, and the fewer the parser keeps for reuse.
+const FEED: usize = 1 << 14;
 
 /// Streams one input through a parser, calling `each` for every boot as it completes; the
 /// boot goes back to the parser afterwards, to be reused (see [`Parser::recycle`]).
@@ -116,8 +121,10 @@ pub fn parse_stream(
     if let Some(m) = mapped {
         // A regular file: parsed straight from the page cache (see `crate::mapped`).
         m.for_each_window(CHUNK, |w| {
-            p.feed(w);
-            hand_over(&mut p, &mut each)
+            w.chunks(FEED).try_for_each(|f| {
+                p.feed(f);
+                hand_over(&mut p, &mut each)
+            })
         })?;
     } else {
         let mut reader: Box<dyn Read> = match file {
@@ -132,8 +139,10 @@ pub fn parse_stream(
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
             };
-            p.feed(&buf[..n]);
-            hand_over(&mut p, &mut each)?;
+            for f in buf[..n].chunks(FEED) {
+                p.feed(f);
+                hand_over(&mut p, &mut each)?;
+            }
         }
     }
     for mut b in p.finish() {
