@@ -2,6 +2,7 @@
 //! by the clock it came from. Serialised as `perfguide/boot-log/v1` (see the README).
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Schema id of `perfguide parse --format json`.
@@ -248,8 +249,9 @@ pub struct SystemdInfo {
 /// A notable line: where a stage boundary or a known event was seen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Mark {
-    /// What it is (`uboot_banner`, `starting_kernel`, `run_init`, `login`, ...).
-    pub kind: String,
+    /// What it is (`uboot_banner`, `starting_kernel`, `run_init`, `login`, ...). Borrowed when
+    /// it is one of the parser's fixed kinds (most are), so a mark costs no allocation.
+    pub kind: Cow<'static, str>,
     /// 1-based line number in the input.
     pub line: u64,
     /// Host clock, seconds, if the capture had one.

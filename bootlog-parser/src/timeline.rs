@@ -14,6 +14,7 @@ use crate::model::*;
 use crate::needles::{self, NeedleIndex};
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 
@@ -497,13 +498,18 @@ impl State {
         self.cur.stages.iter().any(|s| s.id == id)
     }
 
-    fn mark(&mut self, kind: &str, n: u64, host: Option<f64>, target: Option<f64>) {
-        let kind = self.bin.strings.take(kind);
-        self.mark_text(kind, n, host, target);
+    fn mark(&mut self, kind: &'static str, n: u64, host: Option<f64>, target: Option<f64>) {
+        self.mark_text(Cow::Borrowed(kind), n, host, target);
     }
 
-    /// [`State::mark`] with a kind already made (formatted).
-    fn mark_text(&mut self, kind: String, n: u64, host: Option<f64>, target: Option<f64>) {
+    /// [`State::mark`] with a kind that may have been made (formatted).
+    fn mark_text(
+        &mut self,
+        kind: Cow<'static, str>,
+        n: u64,
+        host: Option<f64>,
+        target: Option<f64>,
+    ) {
         let host_s = host.and_then(|h| self.cur.rel(h));
         self.cur.boot.marks.push(Mark {
             kind,
@@ -524,7 +530,14 @@ impl State {
 
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
     /// means a reset, so the current boot ends and a new one begins.
-    fn open(&mut self, id: StageId, n: u64, host: Option<f64>, target: Option<f64>, kind: &str) {
+    fn open(
+        &mut self,
+        id: StageId,
+        n: u64,
+        host: Option<f64>,
+        target: Option<f64>,
+        kind: &'static str,
+    ) {
         // A stage seen before in this boot (other than the running one), a boot-loader stage
         // after the kernel started, or anything after the ready marker: the board was reset.
         let reset = match self.current() {
@@ -705,7 +718,7 @@ impl State {
                     .bin
                     .strings
                     .take_fmt(32, format_args!("sbl_mcu_hz={hz}"));
-                self.mark_text(kind, n, host, None)
+                self.mark_text(Cow::Owned(kind), n, host, None)
             }
             S::CyclesPerUsec(_) | S::Info(..) => {}
             S::Overflow => self.cur.boot.warnings.push(format!(
@@ -833,7 +846,7 @@ impl State {
                     .bin
                     .strings
                     .take_fmt(32, format_args!("starting_{}", f.trim_end_matches(".elf")));
-                self.mark_text(kind, n, host, None)
+                self.mark_text(Cow::Owned(kind), n, host, None)
             }
             rpi::RpiLine::LoadedKernel(_) => self.mark("kernel_loaded", n, host, None),
         }
@@ -1429,7 +1442,11 @@ impl Bin {
         if let Some(l) = login_prompt {
             self.strings.put(l);
         }
-        marks.drain(..).for_each(|m| self.strings.put(m.kind));
+        for m in marks.drain(..) {
+            if let Cow::Owned(k) = m.kind {
+                self.strings.put(k);
+            }
+        }
         keep(&mut self.marks, &mut self.held, marks);
         self.keep_texts(errors);
         self.keep_texts(warnings);
