@@ -15,7 +15,7 @@ use crate::needles::{self, NeedleIndex};
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 /// The ready pattern used when a profile gives none: a login prompt.
@@ -1054,11 +1054,6 @@ impl Builder {
         let ob = old.boot;
         let b = &mut self.boot;
         b.warnings = ob.warnings;
-        // The map keeps its node when emptied entry by entry; `clear` would free it.
-        b.components = ob.components;
-        if !b.components.is_empty() {
-            b.components.clear();
-        }
         b.sbl_profile = cleared(ob.sbl_profile);
         b.sbl_total_us = cleared(ob.sbl_total_us);
         b.bootstage_accumulated = cleared(ob.bootstage_accumulated);
@@ -1165,18 +1160,12 @@ impl Builder {
         } else {
             spare(&mut bin.stages, held).unwrap_or_else(|| Vec::with_capacity(self.stages.len()))
         };
-        let components = if b.components.is_empty() {
-            BTreeMap::new()
-        } else {
-            let map = spare_map(&mut bin.maps, held).unwrap_or_default();
-            std::mem::replace(&mut b.components, map)
-        };
         let mut boot = Boot {
             index,
             complete: b.complete,
             lines: self.lines,
             stages,
-            components,
+            components: std::mem::take(&mut b.components),
             sbl_profile: hand_out(&mut b.sbl_profile, &mut bin.sbl_points, held),
             sbl_total_us: hand_out(&mut b.sbl_total_us, &mut bin.numbers, held),
             bootstage,
@@ -1328,19 +1317,6 @@ fn keep<T>(spares: &mut Vec<Vec<T>>, held: &mut usize, v: Vec<T>) {
     spares.push(v);
 }
 
-/// What an emptied components map is counted as: its one leaf node.
-const MAP_BYTES: usize = 11 * std::mem::size_of::<(String, String)>() + 16;
-
-/// An emptied components map from the spares, if any.
-fn spare_map(
-    spares: &mut Vec<BTreeMap<String, String>>,
-    held: &mut usize,
-) -> Option<BTreeMap<String, String>> {
-    let m = spares.pop()?;
-    *held -= MAP_BYTES;
-    Some(m)
-}
-
 /// Vectors and strings of boots handed back by [`Parser::recycle`], cleared, for the boots
 /// still to be built: each reuse saves a malloc and a free, which mostly miss glibc's thread
 /// cache as a whole boot is freed at once. Bounded (see the constants), so memory stays flat.
@@ -1350,7 +1326,6 @@ struct Bin {
     /// Bytes of the spare vectors below.
     held: usize,
     stages: Vec<Vec<Stage>>,
-    maps: Vec<BTreeMap<String, String>>,
     sbl_points: Vec<Vec<SblPoint>>,
     numbers: Vec<Vec<u64>>,
     /// Bootstage reports (and copies of the last one).
@@ -1378,7 +1353,7 @@ impl Bin {
             complete: _,
             lines: _,
             mut stages,
-            mut components,
+            components,
             mut sbl_profile,
             mut sbl_total_us,
             bootstage,
@@ -1397,15 +1372,10 @@ impl Bin {
         let held = &mut self.held;
         stages.clear();
         keep(&mut self.stages, held, stages);
-        if !components.is_empty() {
-            while let Some((k, v)) = components.pop_first() {
-                pool.put(k);
-                pool.put(v);
-            }
-            if *held + MAP_BYTES <= Self::VEC_BUDGET {
-                *held += MAP_BYTES;
-                self.maps.push(components);
-            }
+        // Its map is not kept: emptying it entry by entry costs more than a new node.
+        for (k, v) in components {
+            pool.put(k);
+            pool.put(v);
         }
         sbl_profile.drain(..).for_each(|p| pool.put(p.name));
         keep(&mut self.sbl_points, held, sbl_profile);
