@@ -1446,8 +1446,9 @@ const MIN_CAP: usize = 16;
 const STRING_CLASSES: usize = 8;
 
 impl StringPool {
-    /// Strings kept per class: 8192 of 16 bytes down to 64 of 2048, at most 128 KiB of
-    /// capacity a class as strings are made with their class's (see [`StringPool::empty`]).
+    /// Strings kept per class: 8192 of 16 bytes down to 64 of 2048. A class's strings are
+    /// under twice its capacity each, so the pool holds under 2 MiB (half that in practice,
+    /// as strings are made with their class's capacity, see [`StringPool::empty`]).
     const fn limit(class: usize) -> usize {
         8192 >> class
     }
