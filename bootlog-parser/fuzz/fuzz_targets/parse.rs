@@ -1,7 +1,9 @@
 //! Arbitrary bytes through the streaming `Parser`, fed in arbitrary chunk splits, and through
 //! `parse_bytes`: no panic, every boot serialises with serde_json (and `json::write_boot` gives
-//! the same bytes), and the streamed boots equal
-//! the one-shot ones (line hygiene and boot splitting must not depend on how reads chunk input).
+//! the same bytes), and the streamed boots equal the one-shot ones (line hygiene and boot
+//! splitting must not depend on how reads chunk input). The streamed boots are handed back
+//! with `Parser::recycle` as `perfguide parse` does, so a recycled boot's vectors and strings
+//! must never leak into a later boot.
 //!
 //! Input layout: byte 0 picks a board profile, byte 1 seeds the chunk sizes, the rest is the log.
 #![no_main]
@@ -54,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
     // Chunk sizes from a small xorshift seeded by `seed`: 0-byte feeds, 1-byte feeds (a CR
     // and its LF in separate reads) and larger reads all occur.
     let mut p = Parser::new(profile);
-    let mut streamed = Vec::new();
+    let mut streamed_json = Vec::new();
     let mut x = u32::from(seed) | 0x100;
     let mut rest = log;
     while !rest.is_empty() {
@@ -70,11 +72,14 @@ fuzz_target!(|data: &[u8]| {
         .min(rest.len());
         let (chunk, tail) = rest.split_at(n);
         p.feed(chunk);
-        streamed.extend(p.take_boots());
+        let done: Vec<Boot> = p.take_boots().collect();
+        for b in done {
+            streamed_json.extend(json(std::slice::from_ref(&b)));
+            p.recycle(b);
+        }
         rest = tail;
     }
-    streamed.extend(p.finish());
-    let streamed_json = json(&streamed);
+    streamed_json.extend(json(&p.finish()));
 
     assert_eq!(whole_json, streamed_json, "chunking changed the result");
 });
