@@ -1,6 +1,7 @@
 //! Library-level parse throughput (no CLI, no file I/O): the corpus logs repeated to
-//! `BENCH_MB` MB (default 100) in memory, streamed through `Parser` in 1 MiB chunks with every
-//! boot serialised to JSON, best of 3. `cargo bench -p bootlog-parser --bench throughput`.
+//! `BENCH_MB` MB (default 100) in memory, streamed through `Parser` in 16 KiB feeds with every
+//! boot written as JSON by `json::write_boot` and handed back with `Parser::recycle` (as
+//! `perfguide parse` does), best of 3. `cargo bench -p bootlog-parser --bench throughput`.
 //! The end-to-end figure against `wc -l` is `scripts/bench-parse.sh`.
 
 use bootlog_parser::{BoardProfile, Parser};
@@ -51,16 +52,19 @@ fn main() {
         let t = Instant::now();
         let mut p = Parser::new(&profile);
         let mut n = 0usize;
-        let mut sink = std::io::sink();
-        for chunk in data.chunks(1 << 20) {
+        let mut out = Vec::with_capacity(1 << 17);
+        for chunk in data.chunks(16 << 10) {
             p.feed(chunk);
-            for b in p.take_boots() {
-                serde_json::to_writer(&mut sink, &b).unwrap();
+            while let Some(b) = p.next_boot() {
+                bootlog_parser::json::write_boot(&mut out, &b);
+                out.clear();
+                p.recycle(b);
                 n += 1;
             }
         }
         for b in p.finish() {
-            serde_json::to_writer(&mut sink, &b).unwrap();
+            bootlog_parser::json::write_boot(&mut out, &b);
+            out.clear();
             n += 1;
         }
         best = best.min(t.elapsed().as_secs_f64());
