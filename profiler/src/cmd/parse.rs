@@ -32,7 +32,10 @@ Examples:
   perfguide parse boot.log
   perfguide parse --board j721e-evm --format json capture.log > boot.json
   perfguide parse runs/2026-11-30/            # every cycle of a boot loop, with statistics
-  grabserial -t ... | perfguide parse -")]
+  grabserial -t ... | perfguide parse -
+
+Regular files are memory-mapped and parsed window by window (memory stays flat); set
+PERFGUIDE_NO_MMAP=1 to read them instead (e.g. a log another process may truncate).")]
 pub struct ParseArgs {
     /// Log files, run directories (their cycle-NNNN.log files), or `-` for stdin.
     #[arg(required = true)]
