@@ -296,12 +296,74 @@ fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T
 
 /// A number as serde_json writes an f64: shortest round-trip form, `null` when not finite.
 fn f64_value(out: &mut Vec<u8>, v: f64) {
+    if micros(out, v) {
+        return;
+    }
     if v.is_finite() {
         CompactFormatter.write_f64(out, v).unwrap_or(());
     } else {
         out.extend_from_slice(b"null");
     }
 }
+
+/// Writes `v` as serde_json would when it is the double nearest k/10^6 for an integer k and
+/// 1e-5 <= |v| < 2^33 (most figures are seconds rounded to microseconds), else writes
+/// nothing and answers false. Cheaper than the general shortest-digits search.
+///
+/// Why the digits of k are serde_json's (zmij's) shortest round-trip form: below 2^33 a
+/// double's spacing is at most 2^-20 < 10^-6, so k/10^6 is the only multiple of 10^-6 that
+/// rounds to `v`; a decimal with fewer significant digits but a digit past the sixth place
+/// would have to start a place lower, i.e. lie at least 0.9 * 10^-5 below v >= 10^-5, too far
+/// to round to it. And from 10^-5 up to 10^16 zmij writes fixed notation, `12.0` for integers.
+#[inline]
+fn micros(out: &mut Vec<u8>, v: f64) -> bool {
+    let a = v.abs();
+    // Also false for NaN.
+    if !(1e-5..8_589_934_592.0).contains(&a) {
+        return false;
+    }
+    // Truncating a + half: any error is caught by the exact check below.
+    let k = (a * 1e6 + 0.5) as u64;
+    // k < 2^53 is exact and the division rounds correctly: equal iff v is k/10^6's double.
+    if k as f64 / 1e6 != a {
+        return false;
+    }
+    if v < 0.0 {
+        out.push(b'-');
+    }
+    let int = k / 1_000_000;
+    let frac = (k % 1_000_000) as u32;
+    // ".dddddd" in the low seven bytes of a word, in pairs from a table as itoa does.
+    let (hi, lo) = (frac / 10_000, frac % 10_000);
+    let pair = |p: u32| &PAIRS[2 * p as usize..2 * p as usize + 2];
+    let mut b = [b'.', 0, 0, 0, 0, 0, 0, 0];
+    b[1..3].copy_from_slice(pair(hi));
+    b[3..5].copy_from_slice(pair(lo / 100));
+    b[5..7].copy_from_slice(pair(lo % 100));
+    let w = u64::from_le_bytes(b);
+    // Digits kept: up to the last one that is not '0', at least one ("12.0").
+    let nonzero = ((w >> 8) ^ 0x3030_3030_3030) & 0xffff_ffff_ffff;
+    let len = 1 + ((71 - nonzero.leading_zeros() as usize) / 8).max(1);
+    // Whole words written and the tail cut off: no variable-length copy.
+    out.reserve(16);
+    if int < 10 {
+        out.extend_from_slice(&((w << 8) | (b'0' as u64 + int)).to_le_bytes());
+        out.truncate(out.len() - 7 + len);
+    } else {
+        u64(out, int);
+        out.extend_from_slice(&w.to_le_bytes());
+        out.truncate(out.len() - 8 + len);
+    }
+    true
+}
+
+/// "00" to "99": two digits at a time, as itoa writes them.
+const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
 
 /// A JSON string with serde_json's escaping: `"` and `\` backslashed, control bytes as `\b`,
 /// `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
@@ -404,6 +466,74 @@ mod tests {
             String::from_utf8_lossy(&mine),
             String::from_utf8_lossy(&serde)
         );
+    }
+
+    /// serde_json's text for `v`.
+    fn serde_f64(v: f64) -> String {
+        serde_json::to_string(&v).expect("serialise")
+    }
+
+    /// Checks [`micros`] against serde_json for `v`: it must agree or decline.
+    fn micros_agrees(v: f64) -> bool {
+        let mut mine = Vec::new();
+        let took = micros(&mut mine, v);
+        if took {
+            assert_eq!(String::from_utf8_lossy(&mine), serde_f64(v), "{v:e}");
+        }
+        took
+    }
+
+    #[test]
+    fn micros_writes_serde_digits() {
+        // Every k/10^6 below 10 (k from 0 to 10^7), and its negation.
+        for k in 0..10_000_001u64 {
+            let v = k as f64 / 1e6;
+            let took = micros_agrees(v);
+            assert_eq!(took, k >= 10, "{k}");
+            micros_agrees(-v);
+        }
+        // Random k up to 10^12 and up to the 2^33 limit (a fixed xorshift: no new dependency).
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = x % 1_000_000_000_000;
+            assert!(micros_agrees(k as f64 / 1e6) || k < 10, "{k}");
+            let k = x % 8_589_934_592_000_000;
+            micros_agrees(k as f64 / 1e6);
+            micros_agrees(f64::from_bits(x));
+        }
+        // Around the edges of the accepted range, and common values that must not be taken.
+        for v in [
+            1e-5,
+            1e-6,
+            1.5e-5,
+            8_589_934_591.999999,
+            8_589_934_592.0,
+            0.1 + 0.2,
+            1e300,
+        ] {
+            micros_agrees(v);
+            micros_agrees(-v);
+            micros_agrees(f64::from_bits(v.to_bits() + 1));
+            micros_agrees(f64::from_bits(v.to_bits() - 1));
+        }
+        assert!(!micros_agrees(0.1 + 0.2));
+        assert!(micros_agrees(12.0) && micros_agrees(0.000_123) && micros_agrees(93.629));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn micros_agrees_or_declines(v in proptest::num::f64::ANY) {
+            micros_agrees(v);
+        }
+
+        #[test]
+        fn micros_agrees_on_micro_values(k in 0u64..8_589_934_592_000_000, neg: bool) {
+            let v = k as f64 / 1e6;
+            micros_agrees(if neg { -v } else { v });
+        }
     }
 
     #[test]
