@@ -322,12 +322,14 @@ fn micros(out: &mut Vec<u8>, v: f64) -> bool {
     if !(1e-5..8_589_934_592.0).contains(&a) {
         return false;
     }
-    // Truncating a + half: any error is caught by the exact check below.
-    let k = (a * 1e6 + 0.5) as u64;
+    // Truncating a + half: any error is caught by the exact check below. Signed, as x86-64
+    // converts i64 to and from f64 in one instruction and u64 in several.
+    let k = (a * 1e6 + 0.5) as i64;
     // k < 2^53 is exact and the division rounds correctly: equal iff v is k/10^6's double.
     if k as f64 / 1e6 != a {
         return false;
     }
+    let k = k as u64;
     if v < 0.0 {
         out.push(b'-');
     }
