@@ -99,7 +99,12 @@ fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
             out.extend_from_slice(key!("duration_us"));
             u64(out, c.duration_us);
             out.extend_from_slice(key!("ret"));
-            CompactFormatter.write_i64(out, c.ret).unwrap_or(());
+            // Mostly 0: one digit without a call into itoa.
+            if (0..10).contains(&c.ret) {
+                out.push(b'0' + c.ret as u8);
+            } else {
+                CompactFormatter.write_i64(out, c.ret).unwrap_or(());
+            }
             opt_f64(out, key!("ts_s"), c.ts_s);
             out.push(b'}');
         });
@@ -618,6 +623,15 @@ mod tests {
             ret: -19,
             ts_s: Some(f64::INFINITY),
         });
+        // Returns on both sides of the one-digit shortcut.
+        for ret in [0, 9, 10, -1, i64::MIN, i64::MAX] {
+            b.initcalls.push(Initcall {
+                name: "g".into(),
+                duration_us: 0,
+                ret,
+                ts_s: Some(0.25),
+            });
+        }
         b.kernel = Some(KernelInfo {
             version: Some("6.6".into()),
             first_ts_s: Some(0.0),
