@@ -257,7 +257,12 @@ impl<'a> Obj<'a> {
 /// Writes `v` as serde_json does (itoa).
 #[inline]
 fn u64(out: &mut Vec<u8>, v: u64) {
-    CompactFormatter.write_u64(out, v).unwrap_or(());
+    // One digit (a zero figure, a short duration) without a call into itoa.
+    if v < 10 {
+        out.push(b'0' + v as u8);
+    } else {
+        CompactFormatter.write_u64(out, v).unwrap_or(());
+    }
 }
 
 /// A [`key!`] and its value when there is one.
