@@ -45,8 +45,11 @@ struct State {
     power_on: bool,
     /// Where the anywhere-words are in the chunk being fed.
     needles: NeedleIndex,
-    /// The words the current line may hold (see [`needles`]).
+    /// The words the current line may hold (see [`needles`]), or [`HINTS_LATER`] until a
+    /// grammar asks ([`State::hints`]).
     hints: u8,
+    /// Where the current line's raw bytes are (address, length), for [`State::hints`].
+    line_at: (usize, usize),
     /// Vectors and strings of boots handed back by [`Parser::recycle`], for the next boots.
     bin: Bin,
 }
@@ -129,6 +132,7 @@ impl Parser {
                 power_on: false,
                 needles: NeedleIndex::default(),
                 hints: needles::ALL,
+                line_at: (0, 0),
                 bin: Bin::default(),
             },
         }
@@ -190,6 +194,9 @@ pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot>
     p.finish()
 }
 
+/// [`State::hints`] not computed yet: most lines (printk ones) never need them.
+const HINTS_LATER: u8 = 0x80;
+
 /// Whether a text starting with `first` may carry a prefix `record` strips: a Raspberry Pi
 /// firmware stamp (`MESS:`, `NNNNNN.NNN:`), a syslog `<n>`, or line noise (`\xNN` escapes,
 /// U+FFFD). Most lines do not, and skip the strippers.
@@ -244,7 +251,10 @@ impl State {
         // The cleaned text of a plain line is its raw bytes, so the raw bytes' words hold for
         // it; a cleaned copy may join words (escapes removed), so it gets every hint.
         self.hints = match &text {
-            std::borrow::Cow::Borrowed(_) => self.needles.hints(bytes),
+            std::borrow::Cow::Borrowed(_) => {
+                self.line_at = (bytes.as_ptr() as usize, bytes.len());
+                HINTS_LATER
+            }
             std::borrow::Cow::Owned(_) => needles::ALL,
         };
         // A printk-stamped line has no capture layer or prefix (see `hoststamp::strip`): its
@@ -288,6 +298,15 @@ impl State {
             }
             Layer::Lava(_, None) => {}
         }
+    }
+
+    /// The words the current line may hold (see [`needles`]), looked up on first use.
+    #[inline]
+    fn hints(&mut self) -> u8 {
+        if self.hints == HINTS_LATER {
+            self.hints = self.needles.hints_at(self.line_at.0, self.line_at.1);
+        }
+        self.hints
     }
 
     /// Makes the host clock continuous across capture restarts; returns the absolute value.
@@ -417,9 +436,11 @@ impl State {
             return;
         }
         // Only the grammars the first byte and the line's words allow (see `gate`), in order.
-        let g = gate::grammars(t.as_bytes().first().copied().unwrap_or(0), self.hints);
+        // (This also fixes `self.hints` for the handlers below that read it.)
+        let hints = self.hints();
+        let g = gate::grammars(t.as_bytes().first().copied().unwrap_or(0), hints);
         if g & gate::UBOOT != 0 {
-            if let Some(l) = uboot::line_hinted(t, self.hints) {
+            if let Some(l) = uboot::line_hinted(t, hints) {
                 self.uboot(n, host, l);
                 return;
             }
@@ -437,7 +458,7 @@ impl State {
             }
         }
         if g & gate::SYSFW != 0 {
-            if let Some(l) = sysfw::line_hinted(t, self.hints) {
+            if let Some(l) = sysfw::line_hinted(t, hints) {
                 self.sysfw(n, host, l);
                 return;
             }
@@ -468,7 +489,7 @@ impl State {
             }
         }
         if g & gate::SYSTEMD != 0 {
-            if let Some(l) = systemd::line_hinted(t, self.hints) {
+            if let Some(l) = systemd::line_hinted(t, hints) {
                 self.systemd(n, host, l);
                 return;
             }
@@ -891,7 +912,7 @@ impl State {
         } else if let Some(l) = p
             .msg
             .starts_with("systemd")
-            .then(|| systemd::line_hinted(p.msg, self.hints))
+            .then(|| systemd::line_hinted(p.msg, self.hints()))
             .flatten()
         {
             self.systemd(n, host, l);
