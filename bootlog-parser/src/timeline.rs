@@ -273,6 +273,13 @@ impl State {
                 self.record(n, None, HostScale::Relative, lead);
                 return;
             }
+            // A blank line: what `record` then `record_text` do with an empty text.
+            None => {
+                if self.cur.started {
+                    self.cur.lines.1 = n;
+                }
+                return;
+            }
             _ => hoststamp::strip(&text),
         };
         match layer {
