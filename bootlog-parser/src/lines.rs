@@ -75,10 +75,10 @@ impl LineSplitter {
             }
             let mut next = pos + 1;
             match chunk.get(next) {
-                Some(&b) if (term == b'\n' && b == b'\r') || (term == b'\r' && b == b'\n') => {
-                    next += 1
-                }
-                Some(_) => {}
+                // Most lines are followed by text: one test rules out both partners.
+                Some(&b) if b != b'\r' && b != b'\n' => {}
+                // `\n\n` and `\r\r` are two breaks; `\n\r` and `\r\n` one.
+                Some(&b) => next += usize::from(b != term),
                 None => self.after = Some(term),
             }
             start = next;
@@ -175,6 +175,10 @@ impl<'a> Breaks<'a> {
     fn plain(&self, start: usize, end: usize) -> bool {
         if self.bad_before.is_some_and(|b| b >= start) {
             return false;
+        }
+        // Most blocks are all plain: no need to mask the line's bits.
+        if self.bad == 0 {
+            return true;
         }
         // Bits of the current block from max(start, base) up to end (exclusive).
         let lo = start.saturating_sub(self.base).min(64);
