@@ -456,6 +456,54 @@ mod tests {
             proptest::prop_assert_eq!(got, want);
         }
 
+        /// Any chunking of mostly plain text (so whole 64-byte blocks are plain, as in real
+        /// logs) gives the lines of the byte rule: `\n` or `\r` ends a line, `\r\n` and
+        /// `\n\r` end one; and the plain flag, when set, is right.
+        #[test]
+        fn chunked_lines_are_the_byte_rule(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    20 => proptest::sample::select(vec![b'a', b' ', b'\t', b'z']),
+                    4 => proptest::sample::select(vec![b'\n', b'\r']),
+                    1 => proptest::sample::select(vec![0x1bu8, 0x7f, 0x80, 0x00]),
+                ],
+                0..600,
+            ),
+            cuts in proptest::collection::vec(0usize..600, 0..6),
+        ) {
+            let mut want = Vec::new();
+            let (mut i, mut start) = (0, 0);
+            while i < bytes.len() {
+                let b = bytes[i];
+                if b == b'\n' || b == b'\r' {
+                    want.push(bytes[start..i].to_vec());
+                    if bytes.get(i + 1).is_some_and(|&c| c != b && (c == b'\n' || c == b'\r')) {
+                        i += 1;
+                    }
+                    start = i + 1;
+                }
+                i += 1;
+            }
+            if start < bytes.len() {
+                want.push(bytes[start..].to_vec());
+            }
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.push(0);
+            cuts.push(bytes.len());
+            cuts.sort_unstable();
+            let mut s = LineSplitter::new();
+            let mut got = Vec::new();
+            let mut out = |_, b: &[u8], f: Flags| {
+                assert!(!f.plain || is_plain(b), "{b:?}");
+                got.push(b.to_vec());
+            };
+            for w in cuts.windows(2) {
+                s.feed(&bytes[w[0]..w[1]], &mut out);
+            }
+            s.finish(&mut out);
+            proptest::prop_assert_eq!(got, want);
+        }
+
         #[test]
         fn plain_flag_is_exact_within_a_chunk(bytes in proptest::collection::vec(
             proptest::sample::select(vec![b'a', b'\n', b'\r', b' ', b'\t', 0x1b, 0x7f, 0x80, 0xc3, 0x08, 0x00]),
