@@ -204,6 +204,24 @@ fn may_start_prefix(first: u8) -> bool {
     matches!(first, b'M' | b'0'..=b'9' | b'<' | b'\\') || first >= 0x80
 }
 
+/// The Raspberry Pi firmware stamp (if any) and the text after every prefix `record` strips,
+/// of a text `lead` that starts with no blank.
+#[inline]
+fn strip_prefixes(lead: &str) -> (Option<f64>, &str) {
+    if !lead.bytes().next().is_some_and(may_start_prefix) {
+        // What the strippers would return: the text itself.
+        return (None, lead);
+    }
+    let (fw, text) = match hoststamp::strip_rpi(lead) {
+        Some((fw, rest)) => (Some(fw), rest),
+        None => (None, lead),
+    };
+    let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
+        ascii::trim_start(text),
+    )));
+    (fw, t)
+}
+
 /// Drops line noise before the text: bytes that were not UTF-8 (kept as `\xNN` escapes by
 /// the cleaner) and replacement characters, as a serial line prints at power-on.
 fn strip_junk(mut t: &str) -> &str {
@@ -270,7 +288,7 @@ impl State {
                 None => hoststamp::bracket(&text, lead),
             },
             Some(c) if !hoststamp::may_start(c) => {
-                self.record(n, None, HostScale::Relative, lead);
+                self.record_plain(n, lead);
                 return;
             }
             // A blank line: what `record` then `record_text` do with an empty text.
@@ -283,7 +301,7 @@ impl State {
             _ => hoststamp::strip(&text),
         };
         match layer {
-            Layer::None(t) => self.record(n, None, HostScale::Relative, t),
+            Layer::None(t) => self.record_plain(n, ascii::trim_start(t)),
             Layer::Host(h, scale, rest) => {
                 let mut h = h;
                 let mut rest = rest;
@@ -353,22 +371,16 @@ impl State {
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
-        let lead = ascii::trim_start(text);
-        let (fw, t) = if lead.bytes().next().is_some_and(may_start_prefix) {
-            let (fw, text) = match hoststamp::strip_rpi(lead) {
-                Some((fw, rest)) => (Some(fw), rest),
-                None => (None, lead),
-            };
-            let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
-                ascii::trim_start(text),
-            )));
-            (fw, t)
-        } else {
-            // What the strippers would return: the text itself.
-            (None, lead)
-        };
+        let (fw, t) = strip_prefixes(ascii::trim_start(text));
         let host = self.host(n, host_raw, scale);
         self.record_text(n, host, fw, t, linux::printk(t));
+    }
+
+    /// [`State::record`] of a text without a host stamp that starts with no blank: most
+    /// lines, spared the host clock's bookkeeping (which does nothing without a stamp).
+    fn record_plain(&mut self, n: u64, lead: &str) {
+        let (fw, t) = strip_prefixes(lead);
+        self.record_text(n, None, fw, t, linux::printk(t));
     }
 
     /// One record's text, every capture layer and prefix removed (`t` starts with no blank),
