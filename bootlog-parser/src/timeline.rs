@@ -206,12 +206,18 @@ fn may_start_prefix(first: u8) -> bool {
 
 /// The Raspberry Pi firmware stamp (if any) and the text after every prefix `record` strips,
 /// of a text `lead` that starts with no blank.
-#[inline]
+#[inline(always)]
 fn strip_prefixes(lead: &str) -> (Option<f64>, &str) {
     if !lead.bytes().next().is_some_and(may_start_prefix) {
         // What the strippers would return: the text itself.
         return (None, lead);
     }
+    strip_prefixes_slow(lead)
+}
+
+/// [`strip_prefixes`] of a text whose first byte may start a prefix (out of line: rare).
+#[inline(never)]
+fn strip_prefixes_slow(lead: &str) -> (Option<f64>, &str) {
     let (fw, text) = match hoststamp::strip_rpi(lead) {
         Some((fw, rest)) => (Some(fw), rest),
         None => (None, lead),
