@@ -311,11 +311,22 @@ pub fn is_plain(bytes: &[u8]) -> bool {
 /// [`clean`] for a line whose plainness the splitter already found ([`Flags::plain`]).
 pub fn clean_known(bytes: &[u8], plain: bool) -> Cow<'_, str> {
     if plain {
-        debug_assert!(is_plain(bytes));
-        // SAFETY: plain lines hold only bytes 0x09 and 0x20..=0x7e (ASCII, so UTF-8).
-        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+        // SAFETY: the splitter flags plain only lines that are (see `plain_text`).
+        return Cow::Borrowed(unsafe { plain_text(bytes) });
     }
     clean(bytes)
+}
+
+/// The text of a line the splitter found plain ([`Flags::plain`]): its bytes, unchecked
+/// (the check was the splitter's).
+///
+/// # Safety
+/// `bytes` must be plain ([`is_plain`]), as a line [`LineSplitter`] flags plain is.
+#[inline]
+pub(crate) unsafe fn plain_text(bytes: &[u8]) -> &str {
+    debug_assert!(is_plain(bytes));
+    // SAFETY: plain lines hold only bytes 0x09 and 0x20..=0x7e (ASCII, so UTF-8).
+    unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
 /// Turns one line of console bytes into text (see the module doc).

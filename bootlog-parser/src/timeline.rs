@@ -9,7 +9,7 @@
 
 use crate::board::BoardProfile;
 use crate::hoststamp::{self, HostScale, Layer};
-use crate::lines::{clean, clean_known, Flags, LineSplitter, MAX_LINE};
+use crate::lines::{clean, clean_known, plain_text, Flags, LineSplitter, MAX_LINE};
 use crate::model::*;
 use crate::needles::{self, NeedleIndex};
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
@@ -266,6 +266,22 @@ fn is_default_ready(t: &str) -> bool {
 
 impl State {
     fn line(&mut self, n: u64, bytes: &[u8], flags: Flags) {
+        // The common case (a whole plain line) stays in this short function; the rest is
+        // out of line so that it does not weigh on every line's entry and exit.
+        if !flags.plain || flags.cut {
+            self.line_slow(n, bytes, flags);
+            return;
+        }
+        // The text of a plain line is its raw bytes, so the raw bytes' words hold for it.
+        self.line_at = (bytes.as_ptr() as usize, bytes.len());
+        self.hints = HINTS_LATER;
+        // SAFETY: the splitter flagged the line plain.
+        self.line_text(n, unsafe { plain_text(bytes) });
+    }
+
+    /// [`State::line`] of a cut piece or of a line that is not (known to be) plain.
+    #[inline(never)]
+    fn line_slow(&mut self, n: u64, bytes: &[u8], flags: Flags) {
         if flags.cut {
             self.cur.boot.warnings.push(format!(
                 "line {n} is longer than {MAX_LINE} bytes: cut into pieces"
@@ -281,31 +297,38 @@ impl State {
             }
             std::borrow::Cow::Owned(_) => needles::ALL,
         };
+        self.line_text(n, &text);
+    }
+
+    /// A line's cleaned text, `self.hints` set for it.
+    #[inline(always)]
+    fn line_text(&mut self, n: u64, text: &str) {
         // A printk-stamped line has no capture layer or prefix (see `hoststamp::strip`): its
         // stamp, read once here, goes straight to `classify`.
-        let lead = ascii::trim_start(&text);
-        let layer = match lead.bytes().next() {
+        let lead = ascii::trim_start(text);
+        match lead.bytes().next() {
             Some(b'[') => match linux::stamp_len(lead.as_bytes()) {
                 Some((ts, len)) => {
                     let p = linux::printk_after(lead, ts, len);
                     self.record_text(n, None, None, lead, Some(p));
-                    return;
                 }
-                None => hoststamp::bracket(&text, lead),
+                None => self.layered(n, hoststamp::bracket(text, lead)),
             },
-            Some(c) if !hoststamp::may_start(c) => {
-                self.record_plain(n, lead);
-                return;
-            }
+            Some(c) if !hoststamp::may_start(c) => self.record_plain(n, lead),
             // A blank line: what `record` then `record_text` do with an empty text.
             None => {
                 if self.cur.started {
                     self.cur.lines.1 = n;
                 }
-                return;
             }
-            _ => hoststamp::strip(&text),
-        };
+            _ => self.layered(n, hoststamp::strip(text)),
+        }
+    }
+
+    /// A line whose capture layer (if any) was found: its records (out of line, as most
+    /// lines have no layer).
+    #[inline(never)]
+    fn layered(&mut self, n: u64, layer: Layer) {
         match layer {
             Layer::None(t) => self.record_plain(n, ascii::trim_start(t)),
             Layer::Host(h, scale, rest) => {
