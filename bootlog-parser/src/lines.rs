@@ -54,6 +54,9 @@ impl LineSplitter {
             }
         }
         let mut breaks = Breaks::new(chunk);
+        // Only the chunk's first line can continue a buffered (or cut) one: after it the
+        // buffer is empty and nothing is being cut, and the loop need not look.
+        let mut carry = !self.buf.is_empty() || self.cutting;
         while let Some(pos) = breaks.next() {
             if pos < start {
                 // The partner of a CRLF / LFCR pair, already consumed.
@@ -62,16 +65,22 @@ impl LineSplitter {
             let term = chunk[pos];
             let body = &chunk[start..pos];
             self.line_no += 1;
-            let cut = std::mem::take(&mut self.cutting);
-            if self.buf.is_empty() {
+            if !carry {
                 let plain = breaks.plain(start, pos);
-                self.emit(body, Flags { cut, plain }, out);
+                self.emit(body, Flags { cut: false, plain }, out);
             } else {
-                self.buf.extend_from_slice(body);
-                let buf = std::mem::take(&mut self.buf);
-                self.emit(&buf, Flags { cut, plain: false }, out);
-                self.buf = buf;
-                self.buf.clear();
+                carry = false;
+                let cut = std::mem::take(&mut self.cutting);
+                if self.buf.is_empty() {
+                    let plain = breaks.plain(start, pos);
+                    self.emit(body, Flags { cut, plain }, out);
+                } else {
+                    self.buf.extend_from_slice(body);
+                    let buf = std::mem::take(&mut self.buf);
+                    self.emit(&buf, Flags { cut, plain: false }, out);
+                    self.buf = buf;
+                    self.buf.clear();
+                }
             }
             let mut next = pos + 1;
             match chunk.get(next) {
