@@ -715,7 +715,9 @@ impl State {
         }
     }
 
-    /// Handles a line while a bootstage report is open; false ends the report.
+    /// Handles a line while a bootstage report is open; false ends the report. Out of line:
+    /// few lines are in a report, and the others should not pay for it in `record_text`.
+    #[inline(never)]
     fn bootstage_row(&mut self, t: &str) -> bool {
         let mode = self.cur.bootstage.as_mut().expect("checked by caller");
         match mode {
