@@ -318,7 +318,9 @@ pub fn is_plain(bytes: &[u8]) -> bool {
 }
 
 /// [`clean`] for a line whose plainness the splitter already found ([`Flags::plain`]).
-pub fn clean_known(bytes: &[u8], plain: bool) -> Cow<'_, str> {
+/// Crate-private: it trusts `plain` without checking (a caller outside could pass `true` for
+/// bytes that are not UTF-8); callers outside the crate use [`clean`].
+pub(crate) fn clean_known(bytes: &[u8], plain: bool) -> Cow<'_, str> {
     if plain {
         // SAFETY: the splitter flags plain only lines that are (see `plain_text`).
         return Cow::Borrowed(unsafe { plain_text(bytes) });
