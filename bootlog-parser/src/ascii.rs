@@ -1,8 +1,26 @@
 //! ASCII trimming as `str::trim_ascii_start` / `trim_ascii_end` do, kept here because those
 //! are Rust 1.80 and the crate builds with 1.75 (Yocto scarthgap's Rust); std's Unicode
 //! `trim*`, `find(char::is_whitespace)` and `split_whitespace().next()` with a byte-level
-//! fast path for ASCII text (the grammars' rejection paths run them on most lines); and the
-//! SSE2 special-byte scan.
+//! fast path for ASCII text (the grammars' rejection paths run them on most lines); the
+//! SSE2 special-byte scan; and the 8-bytes-a-word (SWAR) helpers the scanners share.
+
+/// 8 bytes of `b` from `at` as a little-endian word (first byte lowest), if there are 8.
+#[inline]
+pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(b.get(at..at.checked_add(8)?)?);
+    Some(u64::from_le_bytes(w))
+}
+
+/// The high bit of each byte of `w` that equals `c`, exact up to the first such byte (a
+/// byte's borrow only spills into the bytes above a hit), so `!= 0` is "any" and
+/// `trailing_zeros() / 8` the first.
+#[inline]
+pub(crate) fn eq_mask(w: u64, c: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (LO * u64::from(c));
+    x.wrapping_sub(LO) & !x & (LO << 7)
+}
 
 /// `s` without leading ASCII whitespace (space, `\t`, `\n`, `\x0c`, `\r`).
 pub(crate) fn trim_start(s: &str) -> &str {
@@ -14,14 +32,9 @@ pub(crate) fn trim_start(s: &str) -> &str {
 /// lines with dozens of blanks, which a byte loop pays for one by one.
 #[inline]
 fn skip_space_words(b: &[u8]) -> usize {
-    const SPACES: u64 = u64::from_ne_bytes(*b"        ");
+    const SPACES: u64 = u64::from_le_bytes(*b"        ");
     let mut n = b.len();
-    while n >= 8 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[n - 8..n]);
-        if u64::from_ne_bytes(w) != SPACES {
-            break;
-        }
+    while n >= 8 && word_at(b, n - 8) == Some(SPACES) {
         n -= 8;
     }
     n
@@ -91,10 +104,7 @@ pub(crate) fn word_end(s: &str) -> usize {
     let b = s.as_bytes();
     let mut i = 0;
     // Whole words of bytes above the blank and below 0x80 hold no whitespace.
-    while let Some(w) = b.get(i..i + 8) {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        let x = u64::from_le_bytes(a);
+    while let Some(x) = word_at(b, i) {
         const LO: u64 = 0x0101_0101_0101_0101;
         const HI: u64 = 0x8080_8080_8080_8080;
         // A byte below 0x21 sets its high bit here (borrows only start at such a byte).

@@ -7,6 +7,7 @@
 //! writer does the same job in a fraction of it. The serde derive stays the definition of the
 //! format (and what reads it back).
 
+use crate::ascii::eq_mask;
 use crate::model::*;
 use serde_json::ser::{CompactFormatter, Formatter};
 
@@ -99,12 +100,7 @@ fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
             out.extend_from_slice(key!("duration_us"));
             u64(out, c.duration_us);
             out.extend_from_slice(key!("ret"));
-            // Mostly 0: one digit without a call into itoa.
-            if (0..10).contains(&c.ret) {
-                out.push(b'0' + c.ret as u8);
-            } else {
-                CompactFormatter.write_i64(out, c.ret).unwrap_or(());
-            }
+            i64(out, c.ret);
             opt_f64(out, key!("ts_s"), c.ts_s);
             out.push(b'}');
         });
@@ -262,6 +258,16 @@ fn u64(out: &mut Vec<u8>, v: u64) {
         out.push(b'0' + v as u8);
     } else {
         CompactFormatter.write_u64(out, v).unwrap_or(());
+    }
+}
+
+/// Writes `v` as serde_json does (itoa); mostly 0 (initcall return codes).
+#[inline]
+fn i64(out: &mut Vec<u8>, v: i64) {
+    if (0..10).contains(&v) {
+        out.push(b'0' + v as u8);
+    } else {
+        CompactFormatter.write_i64(out, v).unwrap_or(());
     }
 }
 
@@ -461,11 +467,7 @@ fn word_needs_escape(w: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let below = w.wrapping_sub(ONES * 0x20) & !w;
-    let q = w ^ (ONES * u64::from(b'"'));
-    let quote = q.wrapping_sub(ONES) & !q;
-    let s = w ^ (ONES * u64::from(b'\\'));
-    let slash = s.wrapping_sub(ONES) & !s;
-    (below | quote | slash) & HIGH != 0
+    (below & HIGH) | eq_mask(w, b'"') | eq_mask(w, b'\\') != 0
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Linux grammar: printk timestamps, the boot banner, `Run /init`, initcall_debug lines, panics.
 
+use crate::ascii::{eq_mask, word_at};
+
 #[cfg(test)]
 use nom::{
     bytes::complete::take_while1,
@@ -104,14 +106,6 @@ fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
         Some(decided) => decided,
         None => stamp_digits(b, i),
     }
-}
-
-/// 8 bytes of `b` from `at` as a little-endian word (first byte lowest), if there are 8.
-#[inline]
-fn word_at(b: &[u8], at: usize) -> Option<u64> {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(b.get(at..at.checked_add(8)?)?);
-    Some(u64::from_le_bytes(w))
 }
 
 /// How many of the bytes of `w` (first byte lowest) are ASCII digits before the first one
@@ -284,14 +278,11 @@ pub enum KernelLine<'a> {
 }
 
 fn func_name(s: &str) -> &str {
-    // A word at a time (names are short: less than a memchr call costs): the first zero byte
-    // of `word ^ "++++++++"` is the first `+` (borrows only start at a zero byte).
-    const LO: u64 = 0x0101_0101_0101_0101;
+    // A word at a time (names are short: less than a memchr call costs).
     let b = s.as_bytes();
     let mut i = 0;
     while let Some(w) = word_at(b, i) {
-        let x = w ^ (LO * u64::from(b'+'));
-        let z = x.wrapping_sub(LO) & !x & (LO << 7);
+        let z = eq_mask(w, b'+');
         if z != 0 {
             return &s[..i + (z.trailing_zeros() / 8) as usize];
         }
