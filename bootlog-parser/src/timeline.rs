@@ -200,9 +200,22 @@ const HINTS_LATER: u8 = 0x80;
 /// Whether a text starting with `first` may carry a prefix `record` strips: a Raspberry Pi
 /// firmware stamp (`MESS:`, `NNNNNN.NNN:`), a syslog `<n>`, or line noise (`\xNN` escapes,
 /// U+FFFD). Most lines do not, and skip the strippers.
+#[inline]
 fn may_start_prefix(first: u8) -> bool {
-    matches!(first, b'M' | b'0'..=b'9' | b'<' | b'\\') || first >= 0x80
+    PREFIX_START[usize::from(first)]
 }
+
+/// [`may_start_prefix`] as a table: one load instead of a chain of compares on every line.
+static PREFIX_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = matches!(b, b'M' | b'0'..=b'9' | b'<' | b'\\') || b >= 0x80;
+        c += 1;
+    }
+    t
+};
 
 /// The Raspberry Pi firmware stamp (if any) and the text after every prefix `record` strips,
 /// of a text `lead` that starts with no blank.
@@ -487,59 +500,62 @@ impl State {
         // (This also fixes `self.hints` for the handlers below that read it.)
         let hints = self.hints();
         let g = gate::grammars(t.as_bytes().first().copied().unwrap_or(0), hints);
-        if g & gate::UBOOT != 0 {
-            if let Some(l) = uboot::line_hinted(t, hints) {
-                self.uboot(n, host, l);
-                return;
+        // Most lines may match no grammar at all: one test skips the whole chain.
+        if g != 0 {
+            if g & gate::UBOOT != 0 {
+                if let Some(l) = uboot::line_hinted(t, hints) {
+                    self.uboot(n, host, l);
+                    return;
+                }
             }
-        }
-        if g & gate::SBL != 0 {
-            if let Some(l) = sbl::line(t) {
-                self.sbl(n, host, l);
-                return;
+            if g & gate::SBL != 0 {
+                if let Some(l) = sbl::line(t) {
+                    self.sbl(n, host, l);
+                    return;
+                }
             }
-        }
-        if g & gate::OPTEE != 0 {
-            if let Some(l) = optee::line(t) {
-                self.optee(n, host, l);
-                return;
+            if g & gate::OPTEE != 0 {
+                if let Some(l) = optee::line(t) {
+                    self.optee(n, host, l);
+                    return;
+                }
             }
-        }
-        if g & gate::SYSFW != 0 {
-            if let Some(l) = sysfw::line_hinted(t, hints) {
-                self.sysfw(n, host, l);
-                return;
+            if g & gate::SYSFW != 0 {
+                if let Some(l) = sysfw::line_hinted(t, hints) {
+                    self.sysfw(n, host, l);
+                    return;
+                }
             }
-        }
-        if g & gate::TFA != 0 {
-            if let Some(l) = tfa::line(t) {
-                self.tfa(n, host, l);
-                return;
+            if g & gate::TFA != 0 {
+                if let Some(l) = tfa::line(t) {
+                    self.tfa(n, host, l);
+                    return;
+                }
             }
-        }
-        if g & gate::OPENSBI != 0 {
-            if let Some(v) = tfa::opensbi(t) {
-                self.open(StageId::Tfa, n, host, None, "opensbi");
-                self.component("opensbi", v);
-                return;
+            if g & gate::OPENSBI != 0 {
+                if let Some(v) = tfa::opensbi(t) {
+                    self.open(StageId::Tfa, n, host, None, "opensbi");
+                    self.component("opensbi", v);
+                    return;
+                }
             }
-        }
-        if g & gate::RPI != 0 {
-            if let Some(l) = rpi::line(t) {
-                self.rpi(n, host, l);
-                return;
+            if g & gate::RPI != 0 {
+                if let Some(l) = rpi::line(t) {
+                    self.rpi(n, host, l);
+                    return;
+                }
             }
-        }
-        if g & gate::LINUX != 0 {
-            if let Some(l) = linux::line(t) {
-                self.kernel(n, host, None, l);
-                return;
+            if g & gate::LINUX != 0 {
+                if let Some(l) = linux::line(t) {
+                    self.kernel(n, host, None, l);
+                    return;
+                }
             }
-        }
-        if g & gate::SYSTEMD != 0 {
-            if let Some(l) = systemd::line_hinted(t, hints) {
-                self.systemd(n, host, l);
-                return;
+            if g & gate::SYSTEMD != 0 {
+                if let Some(l) = systemd::line_hinted(t, hints) {
+                    self.systemd(n, host, l);
+                    return;
+                }
             }
         }
         if self.current() == Some(StageId::Kernel)
