@@ -6,8 +6,11 @@
 //! large multi-boot log spent a fifth of its time in serde's per-field machinery, and this
 //! writer does the same job in a fraction of it. The serde derive stays the definition of the
 //! format (and what reads it back).
+//!
+//! Bytes go through a [`W`] cursor into the vector's spare capacity: one room check per field
+//! (a key and its value together) instead of a capacity check, a length store and often a
+//! `memcpy` call per piece, and strings and numbers copied as whole words.
 
-use crate::ascii::eq_mask;
 use crate::model::*;
 use serde_json::ser::{CompactFormatter, Formatter};
 
@@ -22,6 +25,14 @@ pub fn write_sourced_boot(out: &mut Vec<u8>, b: &Boot, source: &str) {
     write_boot_object(out, b, Some(source));
 }
 
+/// The one copy of the boot writer: its cursor is a local whose address never leaves the
+/// function (every method inlines, slow paths take the vector), so it lives in registers.
+fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
+    let mut w = W::new(out);
+    w.boot_object(b, source);
+    w.finish();
+}
+
 /// `,"k":`, the bytes before a key that is never the first of its object, as one literal
 /// (keys are plain ASCII names: no escaping needed).
 macro_rules! key {
@@ -30,293 +41,570 @@ macro_rules! key {
     };
 }
 
-fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
-    out.extend_from_slice(b"{\"index\":");
-    u64(out, b.index as u64);
-    out.extend_from_slice(if b.complete {
-        b",\"complete\":true,\"lines\":[" as &[u8]
-    } else {
-        b",\"complete\":false,\"lines\":["
-    });
-    u64(out, b.lines.0);
-    out.push(b',');
-    u64(out, b.lines.1);
-    out.extend_from_slice(b"],\"stages\":");
-    list(out, &b.stages, stage);
-    out.extend_from_slice(key!("components"));
-    out.push(b'{');
-    for (i, (k, v)) in b.components.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        string(out, k);
-        out.push(b':');
-        string(out, v);
-    }
-    out.push(b'}');
-    if !b.sbl_profile.is_empty() {
-        out.extend_from_slice(key!("sbl_profile"));
-        list(out, &b.sbl_profile, |out, p| {
-            out.extend_from_slice(b"{\"run\":");
-            u64(out, u64::from(p.run));
-            out.extend_from_slice(key!("name"));
-            string(out, &p.name);
-            opt_u64(out, key!("duration_us"), p.duration_us);
-            opt_u64(out, key!("timestamp_us"), p.timestamp_us);
-            opt_u64(out, key!("src_line"), p.src_line.map(u64::from));
-            opt_u64(out, key!("cycle"), p.cycle);
-            out.push(b'}');
-        });
-    }
-    if !b.sbl_total_us.is_empty() {
-        out.extend_from_slice(key!("sbl_total_us"));
-        list(out, &b.sbl_total_us, |out, v| u64(out, *v));
-    }
-    if !b.bootstage.is_empty() {
-        out.extend_from_slice(key!("bootstage"));
-        list(out, &b.bootstage, bootstage_record);
-    }
-    if !b.bootstage_accumulated.is_empty() {
-        out.extend_from_slice(key!("bootstage_accumulated"));
-        list(out, &b.bootstage_accumulated, |out, a| {
-            out.extend_from_slice(b"{\"name\":");
-            string(out, &a.name);
-            out.extend_from_slice(key!("us"));
-            u64(out, a.us);
-            out.push(b'}');
-        });
-    }
-    if !b.bootstage_reports.is_empty() {
-        out.extend_from_slice(key!("bootstage_reports"));
-        list(out, &b.bootstage_reports, |out, rep| {
-            list(out, rep, bootstage_record);
-        });
-    }
-    if !b.initcalls.is_empty() {
-        out.extend_from_slice(key!("initcalls"));
-        list(out, &b.initcalls, |out, c| {
-            out.extend_from_slice(b"{\"name\":");
-            string(out, &c.name);
-            out.extend_from_slice(key!("duration_us"));
-            u64(out, c.duration_us);
-            out.extend_from_slice(key!("ret"));
-            i64(out, c.ret);
-            opt_f64(out, key!("ts_s"), c.ts_s);
-            out.push(b'}');
-        });
-    }
-    if let Some(k) = &b.kernel {
-        out.extend_from_slice(key!("kernel"));
-        let mut o = Obj::new(out);
-        o.opt_str(key!("version"), k.version.as_deref());
-        o.opt_f64(key!("first_ts_s"), k.first_ts_s);
-        o.opt_f64(key!("init_ts_s"), k.init_ts_s);
-        o.opt_f64(key!("last_ts_s"), k.last_ts_s);
-        o.opt_str(key!("cmdline"), k.cmdline.as_deref());
-        o.opt_str(key!("machine"), k.machine.as_deref());
-        out.push(b'}');
-    }
-    if let Some(s) = &b.systemd {
-        out.extend_from_slice(key!("systemd"));
-        systemd(out, s);
-    }
-    opt_str(out, key!("login_prompt"), b.login_prompt.as_deref());
-    if !b.marks.is_empty() {
-        out.extend_from_slice(key!("marks"));
-        list(out, &b.marks, |out, m| {
-            out.extend_from_slice(b"{\"kind\":");
-            string(out, &m.kind);
-            out.extend_from_slice(key!("line"));
-            u64(out, m.line);
-            opt_f64(out, key!("host_s"), m.host_s);
-            opt_f64(out, key!("target_s"), m.target_s);
-            out.push(b'}');
-        });
-    }
-    if !b.errors.is_empty() {
-        out.extend_from_slice(key!("errors"));
-        list(out, &b.errors, |out, e| string(out, e));
-    }
-    opt_f64(out, key!("printk_offset_s"), b.printk_offset_s);
-    out.extend_from_slice(key!("warnings"));
-    list(out, &b.warnings, |out, e| string(out, e));
-    opt_str(out, key!("source"), source);
-    out.push(b'}');
-}
-
-fn stage(out: &mut Vec<u8>, s: &Stage) {
-    // Stage ids and clock names are plain ASCII: written as they are.
-    out.extend_from_slice(b"{\"id\":\"");
-    out.extend_from_slice(s.id.as_str().as_bytes());
-    out.push(b'"');
-    opt_f64(out, key!("start_s"), s.start_s);
-    opt_f64(out, key!("end_s"), s.end_s);
-    opt_f64(out, key!("duration_s"), s.duration_s);
-    out.extend_from_slice(match s.clock {
-        Clock::Host => b",\"clock\":\"host\"" as &[u8],
-        Clock::Target => b",\"clock\":\"target\"",
-        Clock::Derived => b",\"clock\":\"derived\"",
-    });
-    opt_u64(out, key!("line"), s.line);
-    opt_u64(out, key!("console_bytes"), s.console_bytes);
-    out.push(b'}');
-}
-
-fn bootstage_record(out: &mut Vec<u8>, r: &BootstageRecord) {
-    out.extend_from_slice(b"{\"name\":");
-    string(out, &r.name);
-    out.extend_from_slice(key!("mark_us"));
-    u64(out, r.mark_us);
-    out.extend_from_slice(key!("elapsed_us"));
-    u64(out, r.elapsed_us);
-    out.push(b'}');
-}
-
-fn systemd(out: &mut Vec<u8>, s: &SystemdInfo) {
-    let unit = |out: &mut Vec<u8>, u: &SystemdUnit| {
-        out.extend_from_slice(b"{\"name\":");
-        string(out, &u.name);
-        opt_f64(out, key!("duration_s"), u.duration_s);
-        opt_f64(out, key!("at_s"), u.at_s);
-        out.push(b'}');
+/// `,"k":[`, a [`key!`] with the opening of its list.
+macro_rules! key_list {
+    ($k:literal) => {
+        concat!(",\"", $k, "\":[").as_bytes()
     };
-    let mut o = Obj::new(out);
-    o.opt_f64(key!("firmware_s"), s.firmware_s);
-    o.opt_f64(key!("loader_s"), s.loader_s);
-    o.opt_f64(key!("kernel_s"), s.kernel_s);
-    o.opt_f64(key!("initrd_s"), s.initrd_s);
-    o.opt_f64(key!("userspace_s"), s.userspace_s);
-    o.opt_f64(key!("total_s"), s.total_s);
-    if let Some((name, v)) = &s.target_reached {
-        o.key(key!("target_reached"));
-        o.out.push(b'[');
-        string(o.out, name);
-        o.out.push(b',');
-        f64_value(o.out, *v);
-        o.out.push(b']');
-    }
-    if !s.blame.is_empty() {
-        o.key(key!("blame"));
-        list(o.out, &s.blame, unit);
-    }
-    if !s.critical_chain.is_empty() {
-        o.key(key!("critical_chain"));
-        list(o.out, &s.critical_chain, unit);
-    }
-    if !s.failed.is_empty() {
-        o.key(key!("failed"));
-        list(o.out, &s.failed, |out, f| string(out, f));
-    }
-    o.key(key!("ok_lines"));
-    u64(o.out, s.ok_lines);
-    out.push(b'}');
 }
 
-/// An object whose first key may be absent (kernel and systemd facts are all optional):
-/// tracks whether the next key is the first, which goes without its comma.
-struct Obj<'a> {
+/// Room an f64 needs: serde_json's (zmij's) longest form is 24 bytes; [`W::micros`] stores
+/// at most 33 (a sign, the integer part's [`INT_ROOM`], a whole 8-byte word).
+const F64_ROOM: usize = 40;
+/// Room [`put_digits`] stores into: up to 20 digits, written as whole 8-byte words (see
+/// [`put_long`]).
+const INT_ROOM: usize = 24;
+
+/// A write cursor into a vector's spare capacity. Invariant: `out`'s buffer runs from
+/// `out.as_ptr()` to `end` (its capacity), `out.len() <= p - out.as_ptr() <= capacity`, and
+/// every byte from `out.len()` up to `p` has been written; [`W::finish`] (or a sync before
+/// the vector is used) makes `p` the vector's length. Every public-to-the-module write method
+/// makes room for all it writes first, so no write goes past `end`.
+struct W<'a> {
     out: &'a mut Vec<u8>,
-    first: bool,
+    p: *mut u8,
+    end: *mut u8,
 }
 
-impl<'a> Obj<'a> {
+impl<'a> W<'a> {
+    /// A cursor at the end of `out`.
+    #[inline(always)]
     fn new(out: &'a mut Vec<u8>) -> Self {
-        out.push(b'{');
-        Obj { out, first: true }
+        let (p, end) = bounds(out);
+        W { out, p, end }
     }
 
-    /// Writes a [`key!`] literal, without its comma when it is the first key.
-    fn key(&mut self, k: &[u8]) {
-        let k = if std::mem::take(&mut self.first) {
-            &k[1..]
-        } else {
-            k
-        };
-        self.out.extend_from_slice(k);
+    /// Hands the bytes written to the vector (sets its length).
+    #[inline(always)]
+    fn finish(mut self) {
+        self.sync();
     }
 
+    /// Bytes from the start of the vector to the cursor.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.p as usize - self.out.as_ptr() as usize
+    }
+
+    /// Sets the vector's length to the cursor (the cursor stays valid: the buffer is unmoved).
+    #[inline(always)]
+    fn sync(&mut self) {
+        let len = self.len();
+        // SAFETY: by the invariant, `len <= capacity` and the bytes up to it are written.
+        unsafe { self.out.set_len(len) }
+    }
+
+    /// Makes sure `n` bytes can be written at the cursor, growing the vector if not.
+    #[inline(always)]
+    fn room(&mut self, n: usize) {
+        if (self.end as usize - self.p as usize) < n {
+            self.sync();
+            (self.p, self.end) = grow(self.out, n);
+        }
+    }
+
+    /// Runs `f` on the vector itself (slow paths that write through `Vec`), cursor synced
+    /// before and taken back after.
+    #[inline(always)]
+    fn via_vec(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
+        self.sync();
+        f(self.out);
+        (self.p, self.end) = bounds(self.out);
+    }
+
+    /// Copies `s` to the cursor.
+    ///
+    /// # Safety
+    /// Room for `s.len()` bytes (a [`W::room`] call covering them, nothing written since
+    /// beyond what it covered).
+    #[inline(always)]
+    unsafe fn put(&mut self, s: &[u8]) {
+        std::ptr::copy_nonoverlapping(s.as_ptr(), self.p, s.len());
+        self.p = self.p.add(s.len());
+    }
+
+    /// Writes literal bytes.
+    #[inline(always)]
+    fn lit(&mut self, s: &[u8]) {
+        self.room(s.len());
+        // SAFETY: room just made.
+        unsafe { self.put(s) }
+    }
+
+    /// Writes one byte.
+    #[inline(always)]
+    fn byte(&mut self, c: u8) {
+        self.room(1);
+        // SAFETY: room for one byte just made.
+        unsafe {
+            *self.p = c;
+            self.p = self.p.add(1);
+        }
+    }
+
+    /// `v` in decimal, as serde_json (itoa) writes it.
+    #[inline(always)]
+    fn u64(&mut self, v: u64) {
+        self.room(INT_ROOM);
+        // SAFETY: room for its 20 bytes just made.
+        unsafe { self.put_u64(v) }
+    }
+
+    /// A key literal and `v`.
+    #[inline(always)]
+    fn key_u64(&mut self, k: &[u8], v: u64) {
+        self.room(k.len() + INT_ROOM);
+        // SAFETY: room for both just made.
+        unsafe {
+            self.put(k);
+            self.put_u64(v);
+        }
+    }
+
+    /// A key literal and `v`.
+    #[inline(always)]
+    fn key_i64(&mut self, k: &[u8], v: i64) {
+        self.room(k.len() + 1 + INT_ROOM);
+        // SAFETY: room for the key, a sign and the digits just made.
+        unsafe {
+            self.put(k);
+            if v < 0 {
+                self.put(b"-");
+            }
+            self.put_u64(v.unsigned_abs());
+        }
+    }
+
+    /// A key literal and `v`, when there is one.
+    #[inline(always)]
+    fn opt_u64(&mut self, k: &[u8], v: Option<u64>) {
+        if let Some(v) = v {
+            self.key_u64(k, v);
+        }
+    }
+
+    /// A key literal and `v`.
+    #[inline(always)]
+    fn key_f64(&mut self, k: &[u8], v: f64) {
+        self.room(k.len() + F64_ROOM);
+        // SAFETY: room for both just made.
+        unsafe { self.put(k) };
+        // SAFETY: room for F64_ROOM bytes left after the key.
+        if !unsafe { self.micros(v) } {
+            self.via_vec(|out| f64_slow(out, v));
+        }
+    }
+
+    /// A key literal and `v`, when there is one.
+    #[inline(always)]
     fn opt_f64(&mut self, k: &[u8], v: Option<f64>) {
         if let Some(v) = v {
-            self.key(k);
-            f64_value(self.out, v);
+            self.key_f64(k, v);
         }
     }
 
-    fn opt_str(&mut self, k: &[u8], v: Option<&str>) {
-        if let Some(v) = v {
-            self.key(k);
-            string(self.out, v);
+    /// A JSON string with serde_json's escaping: `"` and `\` backslashed, control bytes as
+    /// `\b`, `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
+    #[inline(always)]
+    fn str(&mut self, s: &str) {
+        let b = s.as_bytes();
+        self.room(b.len() + 2);
+        // SAFETY: room for the quoted bytes just made.
+        if !unsafe { self.put_plain(b) } {
+            self.via_vec(|out| escaped(out, b));
         }
     }
+
+    /// A key literal and `s` as a JSON string.
+    #[inline(always)]
+    fn key_str(&mut self, k: &[u8], s: &str) {
+        let b = s.as_bytes();
+        self.room(k.len() + b.len() + 2);
+        // SAFETY: room for the key just made.
+        unsafe { self.put(k) };
+        // SAFETY: room for the quoted bytes left after the key.
+        if !unsafe { self.put_plain(b) } {
+            self.via_vec(|out| escaped(out, b));
+        }
+    }
+
+    /// A key literal and `s`, when there is one.
+    #[inline(always)]
+    fn opt_str(&mut self, k: &[u8], s: Option<&str>) {
+        if let Some(s) = s {
+            self.key_str(k, s);
+        }
+    }
+
+    /// `s` as a JSON string and a comma: a list item.
+    #[inline(always)]
+    fn str_item(&mut self, s: &str) {
+        self.str(s);
+        self.byte(b',');
+    }
+
+    /// `open` (which ends in `[`), the items, `]`: every item writes itself and a trailing
+    /// comma, and the last comma is then turned into the `]`, so the loop has no first-item
+    /// branch.
+    #[inline(always)]
+    fn list<T>(&mut self, open: &[u8], items: &[T], mut each: impl FnMut(&mut Self, &T)) {
+        self.lit(open);
+        let at = self.len();
+        for it in items {
+            each(self, it);
+        }
+        if self.len() > at {
+            // SAFETY: the cursor moved past `at`, so the byte before it was written through
+            // this cursor after the `[` and lies inside the buffer.
+            unsafe { *self.p.sub(1) = b']' };
+        } else {
+            self.byte(b']');
+        }
+    }
+
+    /// An object whose keys are all optional: each key is written with its comma, and the
+    /// comma of the first is then turned into the `{` (`{}` when there is none). Returns the
+    /// offset [`W::close_obj`] takes.
+    #[inline(always)]
+    fn open_obj(&self) -> usize {
+        self.len()
+    }
+
+    /// Ends an object begun by [`W::open_obj`] at offset `at`.
+    #[inline(always)]
+    fn close_obj(&mut self, at: usize) {
+        if self.len() > at {
+            // SAFETY: `at` is below the cursor, so inside the buffer, a byte written through
+            // this cursor (`as_mut_ptr` makes no reference that would retire `self.p`).
+            unsafe { *self.out.as_mut_ptr().add(at) = b'{' };
+            self.byte(b'}');
+        } else {
+            self.lit(b"{}");
+        }
+    }
+
+    /// Writes `v`'s decimal digits.
+    ///
+    /// # Safety
+    /// Room for [`INT_ROOM`] bytes.
+    #[inline(always)]
+    unsafe fn put_u64(&mut self, v: u64) {
+        self.p = put_digits(self.p, v);
+    }
+
+    /// Writes `"b"` and answers true when `b` has nothing to escape; else writes nothing the
+    /// cursor covers and answers false. Short strings are checked and copied as one or two
+    /// words, long ones 16 bytes a step.
+    ///
+    /// # Safety
+    /// Room for `b.len() + 2` bytes.
+    #[inline(always)]
+    unsafe fn put_plain(&mut self, b: &[u8]) -> bool {
+        let n = b.len();
+        let (s, p) = (b.as_ptr(), self.p);
+        if n >= 8 {
+            if n > 16 {
+                if !copy_plain_long(b, p.add(1)) {
+                    return false;
+                }
+            } else {
+                // Two overlapping words cover 8 to 16 bytes, both inside `b`.
+                let w0 = std::ptr::read_unaligned(s as *const u64);
+                let w1 = std::ptr::read_unaligned(s.add(n - 8) as *const u64);
+                if words_need_escape(w0, w1) {
+                    return false;
+                }
+                std::ptr::write_unaligned(p.add(1) as *mut u64, w0);
+                std::ptr::write_unaligned(p.add(n - 7) as *mut u64, w1);
+            }
+        } else if n >= 4 {
+            // Two overlapping 4-byte words, checked as one.
+            let w0 = std::ptr::read_unaligned(s as *const u32);
+            let w1 = std::ptr::read_unaligned(s.add(n - 4) as *const u32);
+            if words_need_escape(u64::from(w0) | u64::from(w1) << 32, SPACES) {
+                return false;
+            }
+            std::ptr::write_unaligned(p.add(1) as *mut u32, w0);
+            std::ptr::write_unaligned(p.add(n - 3) as *mut u32, w1);
+        } else if n > 0 {
+            // First, middle and last byte cover 1 to 3 bytes; spaces above need no escape.
+            let (a, m, z) = (*s, *s.add(n / 2), *s.add(n - 1));
+            let w = u64::from(a) | u64::from(m) << 8 | u64::from(z) << 16 | SPACES << 24;
+            if words_need_escape(w, SPACES) {
+                return false;
+            }
+            *p.add(1) = a;
+            *p.add(1 + n / 2) = m;
+            *p.add(n) = z;
+        }
+        *p = b'"';
+        *p.add(n + 1) = b'"';
+        self.p = p.add(n + 2);
+        true
+    }
+
+    /// Writes `v` as serde_json would when it is the double nearest k/10^6 for an integer k
+    /// and 1e-5 <= |v| < 2^33 (most figures are seconds rounded to microseconds), else
+    /// writes nothing and answers false. Cheaper than the general shortest-digits search.
+    ///
+    /// Why the digits of k are serde_json's (zmij's) shortest round-trip form: below 2^33 a
+    /// double's spacing is at most 2^-20 < 10^-6, so k/10^6 is the only multiple of 10^-6
+    /// that rounds to `v`; a decimal with fewer significant digits but a digit past the sixth
+    /// place would have to start a place lower, i.e. lie at least 0.9 * 10^-5 below
+    /// v >= 10^-5, too far to round to it. And from 10^-5 up to 10^16 zmij writes fixed
+    /// notation, `12.0` for integers.
+    ///
+    /// # Safety
+    /// Room for [`F64_ROOM`] bytes.
+    #[inline(always)]
+    unsafe fn micros(&mut self, v: f64) -> bool {
+        let a = v.abs();
+        // Also false for NaN.
+        if !(1e-5..8_589_934_592.0).contains(&a) {
+            return false;
+        }
+        // Truncating a + half: any error is caught by the exact check below. Signed, as
+        // x86-64 converts i64 to and from f64 in one instruction and u64 in several.
+        let k = (a * 1e6 + 0.5) as i64;
+        // k < 2^53 is exact and the division rounds correctly: equal iff v is k/10^6's
+        // double.
+        if k as f64 / 1e6 != a {
+            return false;
+        }
+        let k = k as u64;
+        let mut p = self.p;
+        if v < 0.0 {
+            *p = b'-';
+            p = p.add(1);
+        }
+        let int = k / 1_000_000;
+        let frac = (k % 1_000_000) as u32;
+        // ".dddddd" in the low seven bytes of a word, in pairs from a table as itoa does.
+        let (hi, lo) = (frac / 10_000, frac % 10_000);
+        let pair = |p: u32| {
+            let i = 2 * p as usize;
+            u64::from(u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]))
+        };
+        let w = u64::from(b'.') | pair(hi) << 8 | pair(lo / 100) << 24 | pair(lo % 100) << 40;
+        // Digits kept: up to the last one that is not '0', at least one ("12.0").
+        let nonzero = ((w >> 8) ^ 0x3030_3030_3030) & 0xffff_ffff_ffff;
+        let len = 1 + ((71 - nonzero.leading_zeros() as usize) / 8).max(1);
+        // Whole words written and the tail left beyond the cursor: no variable-length copy.
+        if int < 10 {
+            let w = (w << 8) | (b'0' as u64 + int);
+            std::ptr::write_unaligned(p as *mut u64, w.to_le());
+            p = p.add(1 + len);
+        } else {
+            p = put_digits(p, int);
+            std::ptr::write_unaligned(p as *mut u64, w.to_le());
+            p = p.add(len);
+        }
+        self.p = p;
+        true
+    }
 }
 
-/// Writes `v` as serde_json does (itoa).
-#[inline]
-fn u64(out: &mut Vec<u8>, v: u64) {
-    // One digit (a zero figure, a short duration) without a call into itoa.
-    if v < 10 {
-        out.push(b'0' + v as u8);
-    } else {
-        CompactFormatter.write_u64(out, v).unwrap_or(());
+impl W<'_> {
+    /// The boot's fields in the model's order (see the serde derive).
+    #[inline(always)]
+    fn boot_object(&mut self, b: &Boot, source: Option<&str>) {
+        self.key_u64(b"{\"index\":", b.index as u64);
+        self.lit(if b.complete {
+            b",\"complete\":true,\"lines\":[" as &[u8]
+        } else {
+            b",\"complete\":false,\"lines\":["
+        });
+        self.u64(b.lines.0);
+        self.key_u64(b",", b.lines.1);
+        self.list(b"],\"stages\":[", &b.stages, W::stage);
+        self.lit(b",\"components\":");
+        let at = self.open_obj();
+        for (k, v) in &b.components {
+            self.key_str(b",", k);
+            self.key_str(b":", v);
+        }
+        self.close_obj(at);
+        if !b.sbl_profile.is_empty() {
+            self.list(key_list!("sbl_profile"), &b.sbl_profile, |w, p| {
+                w.key_u64(b"{\"run\":", u64::from(p.run));
+                w.key_str(key!("name"), &p.name);
+                w.opt_u64(key!("duration_us"), p.duration_us);
+                w.opt_u64(key!("timestamp_us"), p.timestamp_us);
+                w.opt_u64(key!("src_line"), p.src_line.map(u64::from));
+                w.opt_u64(key!("cycle"), p.cycle);
+                w.lit(b"},");
+            });
+        }
+        if !b.sbl_total_us.is_empty() {
+            self.list(key_list!("sbl_total_us"), &b.sbl_total_us, |w, v| {
+                w.u64(*v);
+                w.byte(b',');
+            });
+        }
+        if !b.bootstage.is_empty() {
+            self.list(key_list!("bootstage"), &b.bootstage, W::bootstage_record);
+        }
+        if !b.bootstage_accumulated.is_empty() {
+            self.list(
+                key_list!("bootstage_accumulated"),
+                &b.bootstage_accumulated,
+                |w, a| {
+                    w.key_str(b"{\"name\":", &a.name);
+                    w.key_u64(key!("us"), a.us);
+                    w.lit(b"},");
+                },
+            );
+        }
+        if !b.bootstage_reports.is_empty() {
+            self.list(
+                key_list!("bootstage_reports"),
+                &b.bootstage_reports,
+                |w, rep| {
+                    w.list(b"[", rep, W::bootstage_record);
+                    w.byte(b',');
+                },
+            );
+        }
+        if !b.initcalls.is_empty() {
+            self.list(key_list!("initcalls"), &b.initcalls, |w, c| {
+                w.key_str(b"{\"name\":", &c.name);
+                w.key_u64(key!("duration_us"), c.duration_us);
+                w.key_i64(key!("ret"), c.ret);
+                w.opt_f64(key!("ts_s"), c.ts_s);
+                w.lit(b"},");
+            });
+        }
+        if let Some(k) = &b.kernel {
+            self.lit(b",\"kernel\":");
+            let at = self.open_obj();
+            self.opt_str(key!("version"), k.version.as_deref());
+            self.opt_f64(key!("first_ts_s"), k.first_ts_s);
+            self.opt_f64(key!("init_ts_s"), k.init_ts_s);
+            self.opt_f64(key!("last_ts_s"), k.last_ts_s);
+            self.opt_str(key!("cmdline"), k.cmdline.as_deref());
+            self.opt_str(key!("machine"), k.machine.as_deref());
+            self.close_obj(at);
+        }
+        if let Some(s) = &b.systemd {
+            self.lit(b",\"systemd\":");
+            self.systemd(s);
+        }
+        self.opt_str(key!("login_prompt"), b.login_prompt.as_deref());
+        if !b.marks.is_empty() {
+            self.list(key_list!("marks"), &b.marks, |w, m| {
+                w.key_str(b"{\"kind\":", &m.kind);
+                w.key_u64(key!("line"), m.line);
+                w.opt_f64(key!("host_s"), m.host_s);
+                w.opt_f64(key!("target_s"), m.target_s);
+                w.lit(b"},");
+            });
+        }
+        if !b.errors.is_empty() {
+            self.list(key_list!("errors"), &b.errors, |w, e| w.str_item(e));
+        }
+        self.opt_f64(key!("printk_offset_s"), b.printk_offset_s);
+        self.list(key_list!("warnings"), &b.warnings, |w, e| w.str_item(e));
+        self.opt_str(key!("source"), source);
+        self.byte(b'}');
+    }
+
+    /// One stage and its comma.
+    #[inline(always)]
+    fn stage(&mut self, s: &Stage) {
+        // Stage ids and clock names are plain ASCII: written as they are.
+        self.lit(match s.id {
+            StageId::Power => b"{\"id\":\"power\"" as &[u8],
+            StageId::Rom => b"{\"id\":\"rom\"",
+            StageId::Sbl => b"{\"id\":\"sbl\"",
+            StageId::Sysfw => b"{\"id\":\"sysfw\"",
+            StageId::R5Spl => b"{\"id\":\"r5-spl\"",
+            StageId::Tfa => b"{\"id\":\"tfa\"",
+            StageId::Optee => b"{\"id\":\"optee\"",
+            StageId::ASpl => b"{\"id\":\"a-spl\"",
+            StageId::Uboot => b"{\"id\":\"uboot\"",
+            StageId::Kernel => b"{\"id\":\"kernel\"",
+            StageId::Userspace => b"{\"id\":\"userspace\"",
+        });
+        self.opt_f64(key!("start_s"), s.start_s);
+        self.opt_f64(key!("end_s"), s.end_s);
+        self.opt_f64(key!("duration_s"), s.duration_s);
+        self.lit(match s.clock {
+            Clock::Host => b",\"clock\":\"host\"" as &[u8],
+            Clock::Target => b",\"clock\":\"target\"",
+            Clock::Derived => b",\"clock\":\"derived\"",
+        });
+        self.opt_u64(key!("line"), s.line);
+        self.opt_u64(key!("console_bytes"), s.console_bytes);
+        self.lit(b"},");
+    }
+
+    /// One bootstage record and its comma.
+    #[inline(always)]
+    fn bootstage_record(&mut self, r: &BootstageRecord) {
+        self.key_str(b"{\"name\":", &r.name);
+        self.key_u64(key!("mark_us"), r.mark_us);
+        self.key_u64(key!("elapsed_us"), r.elapsed_us);
+        self.lit(b"},");
+    }
+
+    /// One systemd unit and its comma.
+    #[inline(always)]
+    fn unit(&mut self, u: &SystemdUnit) {
+        self.key_str(b"{\"name\":", &u.name);
+        self.opt_f64(key!("duration_s"), u.duration_s);
+        self.opt_f64(key!("at_s"), u.at_s);
+        self.lit(b"},");
+    }
+
+    /// The systemd facts.
+    #[inline(always)]
+    fn systemd(&mut self, s: &SystemdInfo) {
+        let at = self.open_obj();
+        self.opt_f64(key!("firmware_s"), s.firmware_s);
+        self.opt_f64(key!("loader_s"), s.loader_s);
+        self.opt_f64(key!("kernel_s"), s.kernel_s);
+        self.opt_f64(key!("initrd_s"), s.initrd_s);
+        self.opt_f64(key!("userspace_s"), s.userspace_s);
+        self.opt_f64(key!("total_s"), s.total_s);
+        if let Some((name, v)) = &s.target_reached {
+            self.key_str(b",\"target_reached\":[", name);
+            self.key_f64(b",", *v);
+            self.byte(b']');
+        }
+        if !s.blame.is_empty() {
+            self.list(key_list!("blame"), &s.blame, W::unit);
+        }
+        if !s.critical_chain.is_empty() {
+            self.list(key_list!("critical_chain"), &s.critical_chain, W::unit);
+        }
+        if !s.failed.is_empty() {
+            self.list(key_list!("failed"), &s.failed, |w, f| w.str_item(f));
+        }
+        self.key_u64(key!("ok_lines"), s.ok_lines);
+        self.close_obj(at);
     }
 }
 
-/// Writes `v` as serde_json does (itoa); mostly 0 (initcall return codes).
-#[inline]
-fn i64(out: &mut Vec<u8>, v: i64) {
-    if (0..10).contains(&v) {
-        out.push(b'0' + v as u8);
-    } else {
-        CompactFormatter.write_i64(out, v).unwrap_or(());
-    }
+/// The cursor and the end of the capacity of `out`.
+#[inline(always)]
+fn bounds(out: &mut Vec<u8>) -> (*mut u8, *mut u8) {
+    let base = out.as_mut_ptr();
+    // SAFETY: the length and the capacity are offsets inside the allocation or one past it.
+    unsafe { (base.add(out.len()), base.add(out.capacity())) }
 }
 
-/// A [`key!`] and its value when there is one.
-#[inline]
-fn opt_u64(out: &mut Vec<u8>, k: &[u8], v: Option<u64>) {
-    if let Some(v) = v {
-        out.extend_from_slice(k);
-        u64(out, v);
-    }
+/// Grows `out` (its length already the cursor's) to hold `n` more bytes; the new bounds.
+#[cold]
+#[inline(never)]
+fn grow(out: &mut Vec<u8>, n: usize) -> (*mut u8, *mut u8) {
+    out.reserve(n);
+    bounds(out)
 }
 
-/// A [`key!`] and its value when there is one.
-#[inline]
-fn opt_f64(out: &mut Vec<u8>, k: &[u8], v: Option<f64>) {
-    if let Some(v) = v {
-        out.extend_from_slice(k);
-        f64_value(out, v);
-    }
-}
-
-/// A [`key!`] and its value when there is one.
-#[inline]
-fn opt_str(out: &mut Vec<u8>, k: &[u8], v: Option<&str>) {
-    if let Some(v) = v {
-        out.extend_from_slice(k);
-        string(out, v);
-    }
-}
-
-/// `[a,b,...]`: every item followed by a comma, the last comma then turned into the `]`, so
-/// `each` has one call site (and inlines) and the loop no first-item branch.
-fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T)) {
-    out.push(b'[');
-    for it in items {
-        each(out, it);
-        out.push(b',');
-    }
-    match out.last_mut() {
-        Some(last) if !items.is_empty() => *last = b']',
-        _ => out.push(b']'),
-    }
-}
-
-/// A number as serde_json writes an f64: shortest round-trip form, `null` when not finite.
-fn f64_value(out: &mut Vec<u8>, v: f64) {
-    if micros(out, v) {
-        return;
-    }
+/// An f64 [`W::micros`] declined, through serde_json's formatter.
+#[cold]
+#[inline(never)]
+fn f64_slow(out: &mut Vec<u8>, v: f64) {
     if v.is_finite() {
         CompactFormatter.write_f64(out, v).unwrap_or(());
     } else {
@@ -324,56 +612,171 @@ fn f64_value(out: &mut Vec<u8>, v: f64) {
     }
 }
 
-/// Writes `v` as serde_json would when it is the double nearest k/10^6 for an integer k and
-/// 1e-5 <= |v| < 2^33 (most figures are seconds rounded to microseconds), else writes
-/// nothing and answers false. Cheaper than the general shortest-digits search.
+/// Eight ASCII zeros, added to eight digit values to make them text.
+const ZEROS: u64 = u64::from_le_bytes(*b"00000000");
+
+/// The eight decimal digits of `v` < 10^8 (leading zeros included) as byte values 0 to 9,
+/// the first digit in the lowest byte: split into two 4-digit halves in 32-bit lanes, each
+/// halved again into 2-digit 16-bit lanes, then into digits, by multiplying with scaled
+/// reciprocals (x * 10486 >> 20 is x / 100 for x < 10^4, x * 103 >> 10 is x / 10 for x < 100;
+/// no lane's product reaches the next lane).
+#[inline(always)]
+fn eight_digits(v: u32) -> u64 {
+    let v = u64::from(v);
+    let abcd_efgh = (v / 10_000) | ((v % 10_000) << 32);
+    let ab_ef = ((abcd_efgh * 10486) >> 20) & 0x0000_007f_0000_007f;
+    let ab_cd_ef_gh = ab_ef | ((abcd_efgh - ab_ef * 100) << 16);
+    let a_c_e_g = ((ab_cd_ef_gh * 103) >> 10) & 0x000f_000f_000f_000f;
+    a_c_e_g | ((ab_cd_ef_gh - a_c_e_g * 10) << 8)
+}
+
+/// Writes the digits of `v` < 10^8 without leading zeros (one digit for 0) as one 8-byte
+/// store; returns their end.
 ///
-/// Why the digits of k are serde_json's (zmij's) shortest round-trip form: below 2^33 a
-/// double's spacing is at most 2^-20 < 10^-6, so k/10^6 is the only multiple of 10^-6 that
-/// rounds to `v`; a decimal with fewer significant digits but a digit past the sixth place
-/// would have to start a place lower, i.e. lie at least 0.9 * 10^-5 below v >= 10^-5, too far
-/// to round to it. And from 10^-5 up to 10^16 zmij writes fixed notation, `12.0` for integers.
-#[inline]
-fn micros(out: &mut Vec<u8>, v: f64) -> bool {
-    let a = v.abs();
-    // Also false for NaN.
-    if !(1e-5..8_589_934_592.0).contains(&a) {
-        return false;
-    }
-    // Truncating a + half: any error is caught by the exact check below. Signed, as x86-64
-    // converts i64 to and from f64 in one instruction and u64 in several.
-    let k = (a * 1e6 + 0.5) as i64;
-    // k < 2^53 is exact and the division rounds correctly: equal iff v is k/10^6's double.
-    if k as f64 / 1e6 != a {
-        return false;
-    }
-    let k = k as u64;
-    if v < 0.0 {
-        out.push(b'-');
-    }
-    let int = k / 1_000_000;
-    let frac = (k % 1_000_000) as u32;
-    // ".dddddd" in the low seven bytes of a word, in pairs from a table as itoa does.
-    let (hi, lo) = (frac / 10_000, frac % 10_000);
-    let pair = |p: u32| &PAIRS[2 * p as usize..2 * p as usize + 2];
-    let mut b = [b'.', 0, 0, 0, 0, 0, 0, 0];
-    b[1..3].copy_from_slice(pair(hi));
-    b[3..5].copy_from_slice(pair(lo / 100));
-    b[5..7].copy_from_slice(pair(lo % 100));
-    let w = u64::from_le_bytes(b);
-    // Digits kept: up to the last one that is not '0', at least one ("12.0").
-    let nonzero = ((w >> 8) ^ 0x3030_3030_3030) & 0xffff_ffff_ffff;
-    let len = 1 + ((71 - nonzero.leading_zeros() as usize) / 8).max(1);
-    // Whole words written and the tail cut off: no variable-length copy.
-    out.reserve(16);
-    if int < 10 {
-        out.extend_from_slice(&((w << 8) | (b'0' as u64 + int)).to_le_bytes());
-        out.truncate(out.len() - 7 + len);
+/// # Safety
+/// `p` valid for 8 bytes of writes.
+#[inline(always)]
+unsafe fn put_up_to_eight(p: *mut u8, v: u32) -> *mut u8 {
+    let d = eight_digits(v);
+    // Leading zero digits are the low zero bytes; the last digit always counts.
+    let lead = ((d | 1 << 56).trailing_zeros() / 8) as usize;
+    std::ptr::write_unaligned(p as *mut u64, ((d + ZEROS) >> (8 * lead)).to_le());
+    p.add(8 - lead)
+}
+
+/// Writes the decimal digits of `v` (serde_json's (itoa's) text for it) and returns their
+/// end.
+///
+/// # Safety
+/// `p` valid for [`INT_ROOM`] bytes of writes.
+#[inline(always)]
+unsafe fn put_digits(p: *mut u8, v: u64) -> *mut u8 {
+    if v < 10 {
+        // Zero counts and short durations: one byte.
+        *p = b'0' + v as u8;
+        p.add(1)
+    } else if v < 100_000_000 {
+        put_up_to_eight(p, v as u32)
     } else {
-        u64(out, int);
-        out.extend_from_slice(&w.to_le_bytes());
-        out.truncate(out.len() - 8 + len);
+        put_long(p, v)
     }
+}
+
+/// [`put_digits`] from 10^8 up: the leading part, then the last eight digits in full.
+///
+/// # Safety
+/// `p` valid for [`INT_ROOM`] bytes of writes: each part is one 8-byte store at a cursor that
+/// moved at most 8 per part before it, so all lie in p..p + 24.
+#[inline(never)]
+unsafe fn put_long(p: *mut u8, v: u64) -> *mut u8 {
+    const E8: u64 = 100_000_000;
+    let (hi, lo) = (v / E8, (v % E8) as u32);
+    let mut p = if hi < E8 {
+        put_up_to_eight(p, hi as u32)
+    } else {
+        let q = put_up_to_eight(p, (hi / E8) as u32);
+        std::ptr::write_unaligned(
+            q as *mut u64,
+            (eight_digits((hi % E8) as u32) + ZEROS).to_le(),
+        );
+        q.add(8)
+    };
+    std::ptr::write_unaligned(p as *mut u64, (eight_digits(lo) + ZEROS).to_le());
+    p = p.add(8);
+    p
+}
+
+/// Whether a byte of the words `w0` or `w1` needs an escape (below 0x20, `"` or `\\`): with
+/// SSE2 as one 16-byte test, else by [`escape_mask`].
+#[inline(always)]
+fn words_need_escape(w0: u64, w1: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; no memory is touched.
+        unsafe { escape_bits(_mm_set_epi64x(w1 as i64, w0 as i64)) != 0 }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        escape_mask(w0) | escape_mask(w1) != 0
+    }
+}
+
+/// A bit per byte of `v` that needs an escape (below 0x20, `"` or `\\`).
+///
+/// # Safety
+/// SSE2 (the x86_64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn escape_bits(v: std::arch::x86_64::__m128i) -> i32 {
+    use std::arch::x86_64::*;
+    // Unsigned `min(v, 0x1f) == v` is `v < 0x20`.
+    let ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+    let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+    let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+    _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(q, bs)))
+}
+
+/// Eight spaces: padding of partial words, as a space needs no escape.
+const SPACES: u64 = u64::from_le_bytes(*b"        ");
+
+/// Nonzero when a byte of `w` is below 0x20, a `"` or a `\\` (SWAR: a byte's borrow only
+/// spills into the bytes above a hit, so "any" is exact): the twin of `escape_bits` where
+/// SSE2 is not at hand (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn escape_mask(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    below | crate::ascii::eq_mask(w, b'"') | crate::ascii::eq_mask(w, b'\\')
+}
+
+/// Copies `b` (over 16 bytes) to `dst` 16 bytes a step, the last step overlapping the one
+/// before, and answers true when no byte needs an escape (control byte, `"`, `\`); answers
+/// false at the first step holding one (what was copied so far is then to be overwritten).
+///
+/// # Safety
+/// `b.len() >= 16` and `dst` valid for `b.len()` bytes of writes.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+unsafe fn copy_plain_long(b: &[u8], dst: *mut u8) -> bool {
+    use std::arch::x86_64::*;
+    let (s, n) = (b.as_ptr(), b.len());
+    // SSE2 is part of the x86_64 baseline.
+    let bad = |v: __m128i| escape_bits(v) != 0;
+    let mut at = 0;
+    while at + 16 <= n {
+        // In bounds: at + 16 <= n for both the load from `b` and the store to `dst`.
+        let v = _mm_loadu_si128(s.add(at) as *const __m128i);
+        if bad(v) {
+            return false;
+        }
+        _mm_storeu_si128(dst.add(at) as *mut __m128i, v);
+        at += 16;
+    }
+    if at < n {
+        // n >= 16: the last 16 bytes start at n - 16 >= 0.
+        let v = _mm_loadu_si128(s.add(n - 16) as *const __m128i);
+        if bad(v) {
+            return false;
+        }
+        _mm_storeu_si128(dst.add(n - 16) as *mut __m128i, v);
+    }
+    true
+}
+
+/// [`copy_plain_long`] a byte at a time, where SSE2 is not at hand.
+///
+/// # Safety
+/// `dst` valid for `b.len()` bytes of writes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+unsafe fn copy_plain_long(b: &[u8], dst: *mut u8) -> bool {
+    if b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\') {
+        return false;
+    }
+    std::ptr::copy_nonoverlapping(b.as_ptr(), dst, b.len());
     true
 }
 
@@ -385,22 +788,7 @@ const PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-/// A JSON string with serde_json's escaping: `"` and `\` backslashed, control bytes as `\b`,
-/// `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
-#[inline]
-fn string(out: &mut Vec<u8>, s: &str) {
-    let b = s.as_bytes();
-    if needs_escape(b) {
-        return escaped(out, b);
-    }
-    out.reserve(b.len() + 2);
-    out.push(b'"');
-    out.extend_from_slice(b);
-    out.push(b'"');
-}
-
-/// [`string`] for text that may need escapes: kept out of line, so the common plain-text path
-/// inlines into its callers small.
+/// A JSON string that may need escapes, through `Vec` (the rare slow path of [`W::str`]).
 #[cold]
 #[inline(never)]
 fn escaped(out: &mut Vec<u8>, b: &[u8]) {
@@ -432,44 +820,6 @@ fn escaped(out: &mut Vec<u8>, b: &[u8]) {
     out.push(b'"');
 }
 
-/// Whether `b` may hold a byte [`string`] escapes (a control byte, `"` or `\\`); it answers
-/// yes for non-ASCII text too (the slow path then copies it unchanged).
-#[inline]
-fn needs_escape(b: &[u8]) -> bool {
-    let n = b.len();
-    if n >= 16 {
-        // 0x20 is not below 0x20: no control byte is allowed through.
-        return crate::ascii::any_special(b, 0x20, [b'"', b'\\']);
-    }
-    // Short names (mark kinds, units, initcalls): two overlapping words, tested 8 bytes at
-    // a time. Bytes past a short word read as spaces, which need no escape.
-    if n >= 8 {
-        return word_needs_escape(word(&b[..8], 8)) || word_needs_escape(word(&b[n - 8..], 8));
-    }
-    if n >= 4 {
-        return word_needs_escape(word(&b[..4], 4)) || word_needs_escape(word(&b[n - 4..], 4));
-    }
-    b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\')
-}
-
-/// The first `len` (4 or 8) bytes of `b` as a little-endian word, spaces after them.
-#[inline]
-fn word(b: &[u8], len: usize) -> u64 {
-    let mut a = [b' '; 8];
-    a[..len].copy_from_slice(&b[..len]);
-    u64::from_le_bytes(a)
-}
-
-/// Whether a byte of `w` is below 0x20, a `"` or a `\\` (SWAR: a byte's borrow only spills
-/// into the bytes above a hit, so "any" is exact).
-#[inline]
-fn word_needs_escape(w: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = w.wrapping_sub(ONES * 0x20) & !w;
-    (below & HIGH) | eq_mask(w, b'"') | eq_mask(w, b'\\') != 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,12 +839,30 @@ mod tests {
         serde_json::to_string(&v).expect("serialise")
     }
 
-    /// Checks [`micros`] against serde_json for `v`: it must agree or decline.
+    /// What `f` writes through a cursor on a vector holding `pre` (so growth and offsets
+    /// other than zero are exercised), without `pre`.
+    fn through_w(pre: &[u8], cap: usize, f: impl FnOnce(&mut W)) -> Vec<u8> {
+        let mut v = Vec::with_capacity(cap);
+        v.extend_from_slice(pre);
+        let mut w = W::new(&mut v);
+        f(&mut w);
+        w.finish();
+        assert_eq!(&v[..pre.len()], pre);
+        v.split_off(pre.len())
+    }
+
+    /// Checks [`W::micros`] against serde_json for `v`: it must agree or decline.
     fn micros_agrees(v: f64) -> bool {
-        let mut mine = Vec::new();
-        let took = micros(&mut mine, v);
+        let mut took = false;
+        let mine = through_w(b"", 0, |w| {
+            w.room(F64_ROOM);
+            // SAFETY: room for F64_ROOM bytes just made.
+            took = unsafe { w.micros(v) };
+        });
         if took {
             assert_eq!(String::from_utf8_lossy(&mine), serde_f64(v), "{v:e}");
+        } else {
+            assert!(mine.is_empty());
         }
         took
     }
@@ -552,19 +920,71 @@ mod tests {
         }
     }
 
+    /// The writer this one replaced, kept as a reference: `needs_escape` on the whole string,
+    /// then a plain copy or [`escaped`].
+    fn old_string(out: &mut Vec<u8>, s: &str) {
+        let b = s.as_bytes();
+        if b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\') {
+            return escaped(out, b);
+        }
+        out.push(b'"');
+        out.extend_from_slice(b);
+        out.push(b'"');
+    }
+
+    /// Checks [`W::str`] and [`W::key_str`] on `s` against serde_json and the old writer,
+    /// at a few starting offsets and capacities.
+    fn string_agrees(s: &str) {
+        let serde = serde_json::to_string(s).expect("serialise");
+        let mut old = Vec::new();
+        old_string(&mut old, s);
+        assert_eq!(String::from_utf8_lossy(&old), serde);
+        for (pre, cap) in [
+            (&b""[..], 0),
+            (b"x", 3),
+            (b"[1,2,", 64),
+            (b"abcdefghijklmnopq", 17),
+        ] {
+            let mine = through_w(pre, cap, |w| w.str(s));
+            assert_eq!(String::from_utf8_lossy(&mine), serde, "{s:?}");
+            let keyed = through_w(pre, cap, |w| w.key_str(key!("k"), s));
+            assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"k\":{serde}"));
+        }
+    }
+
+    /// [`W::put_plain`] answers yes exactly when no byte needs an escape, and then writes the
+    /// bytes quoted; every length up to 40 with every kind of byte at every place.
     #[test]
-    fn short_strings_needing_escapes_are_found() {
+    fn plain_strings_are_found_and_copied() {
         let check = |b: &[u8]| {
             let rule = b.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\');
-            // The long path may also answer yes for non-ASCII text.
-            if b.len() < 16 || b.is_ascii() {
-                assert_eq!(needs_escape(b), rule, "{b:?}");
-            } else if rule {
-                assert!(needs_escape(b), "{b:?}");
+            let mut plain = false;
+            let mine = through_w(b"", 0, |w| {
+                w.room(b.len() + 2);
+                // SAFETY: room for the quoted bytes just made.
+                plain = unsafe { w.put_plain(b) };
+            });
+            assert_eq!(plain, !rule, "{b:?}");
+            if plain {
+                assert_eq!(&mine[1..mine.len() - 1], b);
+                assert_eq!((mine[0], mine[mine.len() - 1]), (b'"', b'"'));
+            } else {
+                assert!(mine.is_empty());
             }
         };
-        for n in 0..20 {
-            for filler in [b'a', b' ', 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']'] {
+        for n in 0..40 {
+            for filler in [
+                b'a',
+                b' ',
+                0x7f,
+                0x80,
+                0xff,
+                b'!',
+                b'#',
+                b'[',
+                b']',
+                b'\\' + 1,
+            ] {
                 let plain = vec![filler; n];
                 check(&plain);
                 for at in 0..n {
@@ -575,6 +995,116 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn strings_match_serde(s in "[a-z _.\"\\\\/\u{0}\u{1}\u{8}\t\n\u{c}\r\u{1f}\u{7f}é\u{2028}😀]{0,70}") {
+            string_agrees(&s);
+        }
+
+        #[test]
+        fn plain_strings_match_serde(s in "[ -~]{0,70}") {
+            string_agrees(&s);
+        }
+    }
+
+    /// The digits of `v` by repeated division, the reference for [`put_digits`].
+    fn slow_digits(mut v: u64) -> Vec<u8> {
+        let mut d = vec![b'0' + (v % 10) as u8];
+        while v >= 10 {
+            v /= 10;
+            d.push(b'0' + (v % 10) as u8);
+        }
+        d.reverse();
+        d
+    }
+
+    /// Checks the integer writers on `v` against itoa (what serde_json uses) and the
+    /// reference.
+    fn ints_agree(v: u64) {
+        let want = v.to_string();
+        assert_eq!(slow_digits(v), want.as_bytes());
+        assert_eq!(through_w(b"ab", 2, |w| w.u64(v)), want.as_bytes());
+        let keyed = through_w(b"", 0, |w| w.key_u64(key!("n"), v));
+        assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"n\":{want}"));
+        for i in [v as i64, (v as i64).wrapping_neg()] {
+            let keyed = through_w(b"", 0, |w| w.key_i64(key!("r"), i));
+            assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"r\":{i}"));
+        }
+    }
+
+    #[test]
+    fn ints_at_every_digit_count() {
+        for v in 0..100_000 {
+            ints_agree(v);
+        }
+        let mut p = 1u64;
+        while let Some(next) = p.checked_mul(10) {
+            for d in [p - 1, p, p + 1, next - 1] {
+                ints_agree(d);
+            }
+            p = next;
+        }
+        for v in [u64::MAX, u64::MAX - 1, i64::MAX as u64, 1 << 63, 1 << 33] {
+            ints_agree(v);
+        }
+        ints_agree(i64::MIN as u64);
+    }
+
+    /// [`eight_digits`] on every value below 10^8 against the division loop.
+    #[test]
+    fn eight_digits_everywhere() {
+        let mut want = *b"00000000";
+        for v in 0..100_000_000u32 {
+            let got = (eight_digits(v) + ZEROS).to_le_bytes();
+            assert_eq!(got, want, "{v}");
+            // The next value's digits, counting up in text.
+            let mut i = 7;
+            while want[i] == b'9' && i > 0 {
+                want[i] = b'0';
+                i -= 1;
+            }
+            want[i] += 1;
+        }
+    }
+
+    /// The word escape tests (SSE2 and SWAR) against the byte rule.
+    fn words_agree(w0: u64, w1: u64) {
+        let rule = w0
+            .to_le_bytes()
+            .iter()
+            .chain(&w1.to_le_bytes())
+            .any(|&c| c < 0x20 || c == b'"' || c == b'\\');
+        assert_eq!(words_need_escape(w0, w1), rule, "{w0:x} {w1:x}");
+        assert_eq!(
+            escape_mask(w0) | escape_mask(w1) != 0,
+            rule,
+            "{w0:x} {w1:x}"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn word_escape_tests_are_the_rule(
+            b in proptest::collection::vec(
+                proptest::prop_oneof![
+                    0u8..=255,
+                    proptest::sample::select(vec![0u8, 0x1f, 0x20, b'"', b'\\', 0x21, 0x5b, 0x5d, 0x7f, 0x80]),
+                ],
+                16,
+            ),
+        ) {
+            let w = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+            words_agree(w(0), w(8));
+            words_agree(w(0), SPACES);
+        }
+
+        #[test]
+        fn ints_match_itoa(v: u64, bits in 0u32..64) {
+            ints_agree(v);
+            ints_agree(v >> bits);
         }
     }
 
@@ -689,5 +1219,93 @@ mod tests {
         b.systemd = Some(SystemdInfo::default());
         b.kernel = Some(KernelInfo::default());
         same(&b);
+    }
+
+    /// A value serde_json writes as `v`: micro-rounded or any double.
+    fn any_f64() -> impl proptest::strategy::Strategy<Value = f64> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0u64..20_000_000_000).prop_map(|k| k as f64 / 1e6),
+            proptest::num::f64::ANY,
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whole boots with generated text and figures, written after `pre` bytes into a
+        /// vector of `spare` bytes' room (so the cursor grows it at any point), as serde_json
+        /// writes them.
+        #[test]
+        fn boots_match_serde(
+            names in proptest::collection::vec("[a-z_ .\"\\\\\n\t\u{1}é]{0,40}", 1..8),
+            ints in proptest::collection::vec(proptest::num::u64::ANY, 6),
+            figures in proptest::collection::vec(any_f64(), 6),
+            pre in 0usize..40,
+            spare in 0usize..300,
+        ) {
+            let name = |i: usize| names[i % names.len()].clone();
+            let int = |i: usize| ints[i % ints.len()] >> (i % 60);
+            let fig = |i: usize| Some(figures[i % figures.len()]);
+            let mut b = Boot {
+                index: int(0) as usize,
+                complete: int(1) % 2 == 0,
+                lines: (int(2), int(3)),
+                ..Boot::default()
+            };
+            for (i, &id) in StageId::ALL.iter().enumerate().take(int(4) as usize % 12) {
+                b.stages.push(Stage {
+                    id,
+                    start_s: fig(i),
+                    end_s: if i % 3 == 0 { None } else { fig(i + 1) },
+                    duration_s: fig(i + 2),
+                    clock: [Clock::Host, Clock::Target, Clock::Derived][i % 3],
+                    line: Some(int(i)),
+                    console_bytes: (i % 2 == 0).then(|| int(i + 1)),
+                });
+            }
+            for i in 0..names.len() {
+                b.components.insert(name(i), name(i + 1));
+                b.initcalls.push(Initcall {
+                    name: name(i),
+                    duration_us: int(i),
+                    ret: int(i + 2) as i64,
+                    ts_s: fig(i),
+                });
+                b.marks.push(Mark {
+                    kind: name(i + 2).into(),
+                    line: int(i + 3),
+                    host_s: fig(i + 1),
+                    target_s: (i % 2 == 1).then(|| figures[i % figures.len()]),
+                });
+                b.bootstage.push(BootstageRecord {
+                    name: name(i + 1),
+                    mark_us: int(i + 4),
+                    elapsed_us: int(i + 5),
+                });
+                b.warnings.push(name(i + 3));
+            }
+            b.kernel = Some(KernelInfo {
+                version: Some(name(0)),
+                last_ts_s: fig(3),
+                machine: Some(name(1)),
+                ..KernelInfo::default()
+            });
+            b.systemd = Some(SystemdInfo {
+                total_s: fig(4),
+                target_reached: Some((name(2), figures[5])),
+                blame: vec![SystemdUnit { name: name(3), duration_s: fig(0), at_s: None }],
+                ok_lines: int(5),
+                ..SystemdInfo::default()
+            });
+            b.printk_offset_s = fig(2);
+            let mut out = Vec::with_capacity(pre + spare);
+            out.resize(pre, b'x');
+            write_boot(&mut out, &b);
+            let serde = serde_json::to_vec(&b).expect("serialise");
+            proptest::prop_assert!(out[..pre].iter().all(|&c| c == b'x'));
+            proptest::prop_assert_eq!(
+                String::from_utf8_lossy(&out[pre..]),
+                String::from_utf8_lossy(&serde)
+            );
+        }
     }
 }
