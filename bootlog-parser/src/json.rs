@@ -7,9 +7,9 @@
 //! writer does the same job in a fraction of it. The serde derive stays the definition of the
 //! format (and what reads it back).
 //!
-//! Bytes go through a [`W`] cursor into the vector's spare capacity: one room check per field
-//! (a key and its value together) instead of a capacity check, a length store and often a
-//! `memcpy` call per piece, and strings and numbers copied as whole words.
+//! Bytes go through a [`W`] cursor into the vector's spare capacity: one room check per run
+//! of fields (an initcall, a mark, a stage) instead of a capacity check, a length store and
+//! often a `memcpy` call per piece, and strings and numbers copied as whole words.
 
 use crate::model::*;
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -48,18 +48,170 @@ macro_rules! key_list {
     };
 }
 
+/// Writes a run of fields after one room check that covers them all: the room is summed by
+/// [`field_room!`] from the very list [`field_put!`] then writes, so the two cannot differ.
+/// Kinds: `lit(bytes)`, `padded(&(word, len))` (a [`Padded`] literal), `str(&str)`,
+/// `u64(v)`, `key_u64(key, v)`, `key_i64(key, v)`, `key_f64(key, v)`, and `opt_u64`,
+/// `opt_f64`, `opt_str` (a key and an optional value, nothing when absent).
+macro_rules! fields {
+    ($w:expr; $($kind:ident($($arg:expr),*)),* $(,)?) => {{
+        let w: &mut W = $w;
+        let need = 0usize $(.saturating_add(field_room!($kind($($arg),*))))*;
+        w.room(need);
+        #[cfg(test)]
+        let start = w.len();
+        // SAFETY: `need` bytes of room were just made, and it counts each field below at
+        // its most (`field_room!` on the same arguments); nothing else writes in between.
+        unsafe {
+            $(field_put!(w, $kind($($arg),*));)*
+        }
+        #[cfg(test)]
+        assert!(w.len() - start <= need);
+    }};
+}
+
+/// The most bytes a [`fields!`] field writes.
+macro_rules! field_room {
+    (lit($s:expr)) => {
+        $s.len()
+    };
+    (padded($s:expr)) => {
+        PAD
+    };
+    (str($s:expr)) => {
+        str_room($s)
+    };
+    (u64($v:expr)) => {
+        INT_ROOM
+    };
+    (key_u64($k:expr, $v:expr)) => {
+        $k.len() + INT_ROOM
+    };
+    (key_i64($k:expr, $v:expr)) => {
+        $k.len() + 1 + INT_ROOM
+    };
+    (key_f64($k:expr, $v:expr)) => {
+        $k.len() + F64_ROOM
+    };
+    (opt_u64($k:expr, $v:expr)) => {
+        $k.len() + INT_ROOM
+    };
+    (opt_f64($k:expr, $v:expr)) => {
+        $k.len() + F64_ROOM
+    };
+    (opt_str($k:expr, $v:expr)) => {
+        $k.len().saturating_add($v.map_or(0, str_room))
+    };
+}
+
+/// Writes one [`fields!`] field (room made by the caller).
+macro_rules! field_put {
+    ($w:ident, lit($s:expr)) => {
+        $w.put($s)
+    };
+    ($w:ident, padded($s:expr)) => {
+        $w.put_padded($s)
+    };
+    ($w:ident, str($s:expr)) => {
+        $w.put_str($s)
+    };
+    ($w:ident, u64($v:expr)) => {
+        $w.put_u64($v)
+    };
+    ($w:ident, key_u64($k:expr, $v:expr)) => {{
+        $w.put($k);
+        $w.put_u64($v);
+    }};
+    ($w:ident, key_i64($k:expr, $v:expr)) => {{
+        $w.put($k);
+        $w.put_i64($v);
+    }};
+    ($w:ident, key_f64($k:expr, $v:expr)) => {{
+        $w.put($k);
+        $w.put_f64($v);
+    }};
+    ($w:ident, opt_u64($k:expr, $v:expr)) => {
+        if let Some(v) = $v {
+            $w.put($k);
+            $w.put_u64(v);
+        }
+    };
+    ($w:ident, opt_f64($k:expr, $v:expr)) => {
+        if let Some(v) = $v {
+            $w.put($k);
+            $w.put_f64(v);
+        }
+    };
+    ($w:ident, opt_str($k:expr, $v:expr)) => {
+        if let Some(v) = $v {
+            $w.put($k);
+            $w.put_str(v);
+        }
+    };
+}
+
 /// Room an f64 needs: serde_json's (zmij's) longest form is 24 bytes; [`W::micros`] stores
 /// at most 33 (a sign, the integer part's [`INT_ROOM`], a whole 8-byte word).
 const F64_ROOM: usize = 40;
 /// Room [`put_digits`] stores into: up to 20 digits, written as whole 8-byte words (see
 /// [`put_long`]).
 const INT_ROOM: usize = 24;
+/// Length of a [`Padded`] literal's buffer.
+const PAD: usize = 24;
+
+/// A short literal of varying length (a stage's opening, a clock) padded to [`PAD`] bytes, so
+/// it is copied as a fixed-size block (no `memcpy` call) and the cursor moves by its length.
+type Padded = ([u8; PAD], usize);
+
+/// `s` as a [`Padded`] literal (at compile time).
+const fn padded(s: &[u8]) -> Padded {
+    let mut a = [0u8; PAD];
+    let mut i = 0;
+    while i < s.len() {
+        a[i] = s[i];
+        i += 1;
+    }
+    (a, s.len())
+}
+
+/// `{"id":"<stage>"` by `StageId as usize` (the order of [`StageId::ALL`]).
+const STAGE_OPEN: [Padded; StageId::ALL.len()] = [
+    padded(b"{\"id\":\"power\""),
+    padded(b"{\"id\":\"rom\""),
+    padded(b"{\"id\":\"sbl\""),
+    padded(b"{\"id\":\"sysfw\""),
+    padded(b"{\"id\":\"r5-spl\""),
+    padded(b"{\"id\":\"tfa\""),
+    padded(b"{\"id\":\"optee\""),
+    padded(b"{\"id\":\"a-spl\""),
+    padded(b"{\"id\":\"uboot\""),
+    padded(b"{\"id\":\"kernel\""),
+    padded(b"{\"id\":\"userspace\""),
+];
+
+/// The `"clock"` key and value of a stage.
+const fn clock_key(c: Clock) -> &'static Padded {
+    const HOST: Padded = padded(b",\"clock\":\"host\"");
+    const TARGET: Padded = padded(b",\"clock\":\"target\"");
+    const DERIVED: Padded = padded(b",\"clock\":\"derived\"");
+    match c {
+        Clock::Host => &HOST,
+        Clock::Target => &TARGET,
+        Clock::Derived => &DERIVED,
+    }
+}
+
+/// The most a JSON string of `s` takes: its quotes and six bytes (`\u00XX`) per byte.
+#[inline(always)]
+fn str_room(s: &str) -> usize {
+    s.len().saturating_mul(6).saturating_add(2)
+}
 
 /// A write cursor into a vector's spare capacity. Invariant: `out`'s buffer runs from
 /// `out.as_ptr()` to `end` (its capacity), `out.len() <= p - out.as_ptr() <= capacity`, and
-/// every byte from `out.len()` up to `p` has been written; [`W::finish`] (or a sync before
-/// the vector is used) makes `p` the vector's length. Every public-to-the-module write method
-/// makes room for all it writes first, so no write goes past `end`.
+/// every byte from `out.len()` up to `p` has been written; [`W::finish`] makes `p` the
+/// vector's length. Writes go through [`fields!`] (or [`W::lit`], [`W::byte`]), which make
+/// room for all they write first, so no write goes past `end`.
 struct W<'a> {
     out: &'a mut Vec<u8>,
     p: *mut u8,
@@ -76,8 +228,10 @@ impl<'a> W<'a> {
 
     /// Hands the bytes written to the vector (sets its length).
     #[inline(always)]
-    fn finish(mut self) {
-        self.sync();
+    fn finish(self) {
+        let len = self.len();
+        // SAFETY: by the invariant, `len <= capacity` and the bytes up to it are written.
+        unsafe { self.out.set_len(len) }
     }
 
     /// Bytes from the start of the vector to the cursor.
@@ -86,161 +240,99 @@ impl<'a> W<'a> {
         self.p as usize - self.out.as_ptr() as usize
     }
 
-    /// Sets the vector's length to the cursor (the cursor stays valid: the buffer is unmoved).
-    #[inline(always)]
-    fn sync(&mut self) {
-        let len = self.len();
-        // SAFETY: by the invariant, `len <= capacity` and the bytes up to it are written.
-        unsafe { self.out.set_len(len) }
-    }
-
     /// Makes sure `n` bytes can be written at the cursor, growing the vector if not.
     #[inline(always)]
     fn room(&mut self, n: usize) {
         if (self.end as usize - self.p as usize) < n {
-            self.sync();
-            (self.p, self.end) = grow(self.out, n);
+            // SAFETY: `self.p` is this cursor, with its invariant.
+            (self.p, self.end) = unsafe { grow(self.out, self.p, n) };
         }
     }
 
-    /// Runs `f` on the vector itself (slow paths that write through `Vec`), cursor synced
-    /// before and taken back after.
+    /// Writes literal bytes.
     #[inline(always)]
-    fn via_vec(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
-        self.sync();
-        f(self.out);
-        (self.p, self.end) = bounds(self.out);
+    fn lit(&mut self, s: &[u8]) {
+        fields!(self; lit(s));
+    }
+
+    /// Writes one byte.
+    #[inline(always)]
+    fn byte(&mut self, c: u8) {
+        fields!(self; lit(&[c]));
     }
 
     /// Copies `s` to the cursor.
     ///
     /// # Safety
-    /// Room for `s.len()` bytes (a [`W::room`] call covering them, nothing written since
-    /// beyond what it covered).
+    /// Room for `s.len()` bytes.
     #[inline(always)]
     unsafe fn put(&mut self, s: &[u8]) {
         std::ptr::copy_nonoverlapping(s.as_ptr(), self.p, s.len());
         self.p = self.p.add(s.len());
     }
 
-    /// Writes literal bytes.
+    /// Copies a [`Padded`] literal as its whole buffer and moves past its length.
+    ///
+    /// # Safety
+    /// Room for [`PAD`] bytes.
     #[inline(always)]
-    fn lit(&mut self, s: &[u8]) {
-        self.room(s.len());
-        // SAFETY: room just made.
-        unsafe { self.put(s) }
+    unsafe fn put_padded(&mut self, s: &Padded) {
+        std::ptr::copy_nonoverlapping(s.0.as_ptr(), self.p, PAD);
+        self.p = self.p.add(s.1.min(PAD));
     }
 
-    /// Writes one byte.
+    /// Writes `v`'s decimal digits, as serde_json (itoa) does.
+    ///
+    /// # Safety
+    /// Room for [`INT_ROOM`] bytes.
     #[inline(always)]
-    fn byte(&mut self, c: u8) {
-        self.room(1);
-        // SAFETY: room for one byte just made.
-        unsafe {
-            *self.p = c;
-            self.p = self.p.add(1);
+    unsafe fn put_u64(&mut self, v: u64) {
+        self.p = put_digits(self.p, v);
+    }
+
+    /// Writes `v` in decimal.
+    ///
+    /// # Safety
+    /// Room for 1 + [`INT_ROOM`] bytes.
+    #[inline(always)]
+    unsafe fn put_i64(&mut self, v: i64) {
+        if v < 0 {
+            self.put(b"-");
         }
+        self.put_u64(v.unsigned_abs());
     }
 
-    /// `v` in decimal, as serde_json (itoa) writes it.
+    /// `v` as serde_json writes an f64: shortest round-trip form, `null` when not finite.
+    ///
+    /// # Safety
+    /// Room for [`F64_ROOM`] bytes.
     #[inline(always)]
-    fn u64(&mut self, v: u64) {
-        self.room(INT_ROOM);
-        // SAFETY: room for its 20 bytes just made.
-        unsafe { self.put_u64(v) }
-    }
-
-    /// A key literal and `v`.
-    #[inline(always)]
-    fn key_u64(&mut self, k: &[u8], v: u64) {
-        self.room(k.len() + INT_ROOM);
-        // SAFETY: room for both just made.
-        unsafe {
-            self.put(k);
-            self.put_u64(v);
-        }
-    }
-
-    /// A key literal and `v`.
-    #[inline(always)]
-    fn key_i64(&mut self, k: &[u8], v: i64) {
-        self.room(k.len() + 1 + INT_ROOM);
-        // SAFETY: room for the key, a sign and the digits just made.
-        unsafe {
-            self.put(k);
-            if v < 0 {
-                self.put(b"-");
-            }
-            self.put_u64(v.unsigned_abs());
-        }
-    }
-
-    /// A key literal and `v`, when there is one.
-    #[inline(always)]
-    fn opt_u64(&mut self, k: &[u8], v: Option<u64>) {
-        if let Some(v) = v {
-            self.key_u64(k, v);
-        }
-    }
-
-    /// A key literal and `v`.
-    #[inline(always)]
-    fn key_f64(&mut self, k: &[u8], v: f64) {
-        self.room(k.len() + F64_ROOM);
-        // SAFETY: room for both just made.
-        unsafe { self.put(k) };
-        // SAFETY: room for F64_ROOM bytes left after the key.
-        if !unsafe { self.micros(v) } {
-            self.via_vec(|out| f64_slow(out, v));
-        }
-    }
-
-    /// A key literal and `v`, when there is one.
-    #[inline(always)]
-    fn opt_f64(&mut self, k: &[u8], v: Option<f64>) {
-        if let Some(v) = v {
-            self.key_f64(k, v);
+    unsafe fn put_f64(&mut self, v: f64) {
+        if v.to_bits() == 0 {
+            // +0.0 (absent figures read as zero, a first timestamp): serde's `0.0`.
+            self.put(b"0.0");
+        } else if !self.micros(v) {
+            self.p = put_f64_slow(self.p, v);
         }
     }
 
     /// A JSON string with serde_json's escaping: `"` and `\` backslashed, control bytes as
     /// `\b`, `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
+    ///
+    /// # Safety
+    /// Room for [`str_room`] bytes.
     #[inline(always)]
-    fn str(&mut self, s: &str) {
+    unsafe fn put_str(&mut self, s: &str) {
         let b = s.as_bytes();
-        self.room(b.len() + 2);
-        // SAFETY: room for the quoted bytes just made.
-        if !unsafe { self.put_plain(b) } {
-            self.via_vec(|out| escaped(out, b));
-        }
-    }
-
-    /// A key literal and `s` as a JSON string.
-    #[inline(always)]
-    fn key_str(&mut self, k: &[u8], s: &str) {
-        let b = s.as_bytes();
-        self.room(k.len() + b.len() + 2);
-        // SAFETY: room for the key just made.
-        unsafe { self.put(k) };
-        // SAFETY: room for the quoted bytes left after the key.
-        if !unsafe { self.put_plain(b) } {
-            self.via_vec(|out| escaped(out, b));
-        }
-    }
-
-    /// A key literal and `s`, when there is one.
-    #[inline(always)]
-    fn opt_str(&mut self, k: &[u8], s: Option<&str>) {
-        if let Some(s) = s {
-            self.key_str(k, s);
+        if !self.put_plain(b) {
+            self.p = put_escaped(self.p, b);
         }
     }
 
     /// `s` as a JSON string and a comma: a list item.
     #[inline(always)]
     fn str_item(&mut self, s: &str) {
-        self.str(s);
-        self.byte(b',');
+        fields!(self; str(s), lit(b","));
     }
 
     /// `open` (which ends in `[`), the items, `]`: every item writes itself and a trailing
@@ -281,15 +373,6 @@ impl<'a> W<'a> {
         } else {
             self.lit(b"{}");
         }
-    }
-
-    /// Writes `v`'s decimal digits.
-    ///
-    /// # Safety
-    /// Room for [`INT_ROOM`] bytes.
-    #[inline(always)]
-    unsafe fn put_u64(&mut self, v: u64) {
-        self.p = put_digits(self.p, v);
     }
 
     /// Writes `"b"` and answers true when `b` has nothing to escape; else writes nothing the
@@ -408,50 +491,69 @@ impl W<'_> {
     /// The boot's fields in the model's order (see the serde derive).
     #[inline(always)]
     fn boot_object(&mut self, b: &Boot, source: Option<&str>) {
-        self.key_u64(b"{\"index\":", b.index as u64);
-        self.lit(if b.complete {
-            b",\"complete\":true,\"lines\":[" as &[u8]
-        } else {
-            b",\"complete\":false,\"lines\":["
+        fields!(self;
+            key_u64(b"{\"index\":", b.index as u64),
+            lit(if b.complete {
+                b",\"complete\":true,\"lines\":[" as &[u8]
+            } else {
+                b",\"complete\":false,\"lines\":["
+            }),
+            u64(b.lines.0),
+            key_u64(b",", b.lines.1),
+        );
+        self.list(b"],\"stages\":[", &b.stages, |w, s| {
+            fields!(w;
+                padded(&STAGE_OPEN[s.id as usize]),
+                opt_f64(key!("start_s"), s.start_s),
+                opt_f64(key!("end_s"), s.end_s),
+                opt_f64(key!("duration_s"), s.duration_s),
+                padded(clock_key(s.clock)),
+                opt_u64(key!("line"), s.line),
+                opt_u64(key!("console_bytes"), s.console_bytes),
+                lit(b"},"),
+            );
         });
-        self.u64(b.lines.0);
-        self.key_u64(b",", b.lines.1);
-        self.list(b"],\"stages\":[", &b.stages, W::stage);
         self.lit(b",\"components\":");
         let at = self.open_obj();
         for (k, v) in &b.components {
-            self.key_str(b",", k);
-            self.key_str(b":", v);
+            fields!(self; lit(b","), str(k), lit(b":"), str(v));
         }
         self.close_obj(at);
         if !b.sbl_profile.is_empty() {
             self.list(key_list!("sbl_profile"), &b.sbl_profile, |w, p| {
-                w.key_u64(b"{\"run\":", u64::from(p.run));
-                w.key_str(key!("name"), &p.name);
-                w.opt_u64(key!("duration_us"), p.duration_us);
-                w.opt_u64(key!("timestamp_us"), p.timestamp_us);
-                w.opt_u64(key!("src_line"), p.src_line.map(u64::from));
-                w.opt_u64(key!("cycle"), p.cycle);
-                w.lit(b"},");
+                fields!(w;
+                    key_u64(b"{\"run\":", u64::from(p.run)),
+                    lit(key!("name")),
+                    str(&p.name),
+                    opt_u64(key!("duration_us"), p.duration_us),
+                    opt_u64(key!("timestamp_us"), p.timestamp_us),
+                    opt_u64(key!("src_line"), p.src_line.map(u64::from)),
+                    opt_u64(key!("cycle"), p.cycle),
+                    lit(b"},"),
+                );
             });
         }
         if !b.sbl_total_us.is_empty() {
             self.list(key_list!("sbl_total_us"), &b.sbl_total_us, |w, v| {
-                w.u64(*v);
-                w.byte(b',');
+                fields!(w; u64(*v), lit(b","));
             });
         }
         if !b.bootstage.is_empty() {
-            self.list(key_list!("bootstage"), &b.bootstage, W::bootstage_record);
+            self.list(key_list!("bootstage"), &b.bootstage, |w, r| {
+                w.bootstage_record(r)
+            });
         }
         if !b.bootstage_accumulated.is_empty() {
             self.list(
                 key_list!("bootstage_accumulated"),
                 &b.bootstage_accumulated,
                 |w, a| {
-                    w.key_str(b"{\"name\":", &a.name);
-                    w.key_u64(key!("us"), a.us);
-                    w.lit(b"},");
+                    fields!(w;
+                        lit(b"{\"name\":"),
+                        str(&a.name),
+                        key_u64(key!("us"), a.us),
+                        lit(b"},"),
+                    );
                 },
             );
         }
@@ -460,127 +562,117 @@ impl W<'_> {
                 key_list!("bootstage_reports"),
                 &b.bootstage_reports,
                 |w, rep| {
-                    w.list(b"[", rep, W::bootstage_record);
+                    w.list(b"[", rep, |w, r| w.bootstage_record(r));
                     w.byte(b',');
                 },
             );
         }
         if !b.initcalls.is_empty() {
             self.list(key_list!("initcalls"), &b.initcalls, |w, c| {
-                w.key_str(b"{\"name\":", &c.name);
-                w.key_u64(key!("duration_us"), c.duration_us);
-                w.key_i64(key!("ret"), c.ret);
-                w.opt_f64(key!("ts_s"), c.ts_s);
-                w.lit(b"},");
+                fields!(w;
+                    lit(b"{\"name\":"),
+                    str(&c.name),
+                    key_u64(key!("duration_us"), c.duration_us),
+                    key_i64(key!("ret"), c.ret),
+                    opt_f64(key!("ts_s"), c.ts_s),
+                    lit(b"},"),
+                );
             });
         }
         if let Some(k) = &b.kernel {
             self.lit(b",\"kernel\":");
             let at = self.open_obj();
-            self.opt_str(key!("version"), k.version.as_deref());
-            self.opt_f64(key!("first_ts_s"), k.first_ts_s);
-            self.opt_f64(key!("init_ts_s"), k.init_ts_s);
-            self.opt_f64(key!("last_ts_s"), k.last_ts_s);
-            self.opt_str(key!("cmdline"), k.cmdline.as_deref());
-            self.opt_str(key!("machine"), k.machine.as_deref());
+            fields!(self;
+                opt_str(key!("version"), k.version.as_deref()),
+                opt_f64(key!("first_ts_s"), k.first_ts_s),
+                opt_f64(key!("init_ts_s"), k.init_ts_s),
+                opt_f64(key!("last_ts_s"), k.last_ts_s),
+                opt_str(key!("cmdline"), k.cmdline.as_deref()),
+                opt_str(key!("machine"), k.machine.as_deref()),
+            );
             self.close_obj(at);
         }
         if let Some(s) = &b.systemd {
             self.lit(b",\"systemd\":");
             self.systemd(s);
         }
-        self.opt_str(key!("login_prompt"), b.login_prompt.as_deref());
+        fields!(self; opt_str(key!("login_prompt"), b.login_prompt.as_deref()));
         if !b.marks.is_empty() {
             self.list(key_list!("marks"), &b.marks, |w, m| {
-                w.key_str(b"{\"kind\":", &m.kind);
-                w.key_u64(key!("line"), m.line);
-                w.opt_f64(key!("host_s"), m.host_s);
-                w.opt_f64(key!("target_s"), m.target_s);
-                w.lit(b"},");
+                fields!(w;
+                    lit(b"{\"kind\":"),
+                    str(&m.kind),
+                    key_u64(key!("line"), m.line),
+                    opt_f64(key!("host_s"), m.host_s),
+                    opt_f64(key!("target_s"), m.target_s),
+                    lit(b"},"),
+                );
             });
         }
         if !b.errors.is_empty() {
             self.list(key_list!("errors"), &b.errors, |w, e| w.str_item(e));
         }
-        self.opt_f64(key!("printk_offset_s"), b.printk_offset_s);
+        fields!(self; opt_f64(key!("printk_offset_s"), b.printk_offset_s));
         self.list(key_list!("warnings"), &b.warnings, |w, e| w.str_item(e));
-        self.opt_str(key!("source"), source);
-        self.byte(b'}');
-    }
-
-    /// One stage and its comma.
-    #[inline(always)]
-    fn stage(&mut self, s: &Stage) {
-        // Stage ids and clock names are plain ASCII: written as they are.
-        self.lit(match s.id {
-            StageId::Power => b"{\"id\":\"power\"" as &[u8],
-            StageId::Rom => b"{\"id\":\"rom\"",
-            StageId::Sbl => b"{\"id\":\"sbl\"",
-            StageId::Sysfw => b"{\"id\":\"sysfw\"",
-            StageId::R5Spl => b"{\"id\":\"r5-spl\"",
-            StageId::Tfa => b"{\"id\":\"tfa\"",
-            StageId::Optee => b"{\"id\":\"optee\"",
-            StageId::ASpl => b"{\"id\":\"a-spl\"",
-            StageId::Uboot => b"{\"id\":\"uboot\"",
-            StageId::Kernel => b"{\"id\":\"kernel\"",
-            StageId::Userspace => b"{\"id\":\"userspace\"",
-        });
-        self.opt_f64(key!("start_s"), s.start_s);
-        self.opt_f64(key!("end_s"), s.end_s);
-        self.opt_f64(key!("duration_s"), s.duration_s);
-        self.lit(match s.clock {
-            Clock::Host => b",\"clock\":\"host\"" as &[u8],
-            Clock::Target => b",\"clock\":\"target\"",
-            Clock::Derived => b",\"clock\":\"derived\"",
-        });
-        self.opt_u64(key!("line"), s.line);
-        self.opt_u64(key!("console_bytes"), s.console_bytes);
-        self.lit(b"},");
+        fields!(self; opt_str(key!("source"), source), lit(b"}"));
     }
 
     /// One bootstage record and its comma.
     #[inline(always)]
     fn bootstage_record(&mut self, r: &BootstageRecord) {
-        self.key_str(b"{\"name\":", &r.name);
-        self.key_u64(key!("mark_us"), r.mark_us);
-        self.key_u64(key!("elapsed_us"), r.elapsed_us);
-        self.lit(b"},");
+        fields!(self;
+            lit(b"{\"name\":"),
+            str(&r.name),
+            key_u64(key!("mark_us"), r.mark_us),
+            key_u64(key!("elapsed_us"), r.elapsed_us),
+            lit(b"},"),
+        );
     }
 
     /// One systemd unit and its comma.
     #[inline(always)]
     fn unit(&mut self, u: &SystemdUnit) {
-        self.key_str(b"{\"name\":", &u.name);
-        self.opt_f64(key!("duration_s"), u.duration_s);
-        self.opt_f64(key!("at_s"), u.at_s);
-        self.lit(b"},");
+        fields!(self;
+            lit(b"{\"name\":"),
+            str(&u.name),
+            opt_f64(key!("duration_s"), u.duration_s),
+            opt_f64(key!("at_s"), u.at_s),
+            lit(b"},"),
+        );
     }
 
     /// The systemd facts.
     #[inline(always)]
     fn systemd(&mut self, s: &SystemdInfo) {
         let at = self.open_obj();
-        self.opt_f64(key!("firmware_s"), s.firmware_s);
-        self.opt_f64(key!("loader_s"), s.loader_s);
-        self.opt_f64(key!("kernel_s"), s.kernel_s);
-        self.opt_f64(key!("initrd_s"), s.initrd_s);
-        self.opt_f64(key!("userspace_s"), s.userspace_s);
-        self.opt_f64(key!("total_s"), s.total_s);
+        fields!(self;
+            opt_f64(key!("firmware_s"), s.firmware_s),
+            opt_f64(key!("loader_s"), s.loader_s),
+            opt_f64(key!("kernel_s"), s.kernel_s),
+            opt_f64(key!("initrd_s"), s.initrd_s),
+            opt_f64(key!("userspace_s"), s.userspace_s),
+            opt_f64(key!("total_s"), s.total_s),
+        );
         if let Some((name, v)) = &s.target_reached {
-            self.key_str(b",\"target_reached\":[", name);
-            self.key_f64(b",", *v);
-            self.byte(b']');
+            fields!(self;
+                lit(b",\"target_reached\":["),
+                str(name),
+                key_f64(b",", *v),
+                lit(b"]"),
+            );
         }
         if !s.blame.is_empty() {
-            self.list(key_list!("blame"), &s.blame, W::unit);
+            self.list(key_list!("blame"), &s.blame, |w, u| w.unit(u));
         }
         if !s.critical_chain.is_empty() {
-            self.list(key_list!("critical_chain"), &s.critical_chain, W::unit);
+            self.list(key_list!("critical_chain"), &s.critical_chain, |w, u| {
+                w.unit(u)
+            });
         }
         if !s.failed.is_empty() {
             self.list(key_list!("failed"), &s.failed, |w, f| w.str_item(f));
         }
-        self.key_u64(key!("ok_lines"), s.ok_lines);
+        fields!(self; key_u64(key!("ok_lines"), s.ok_lines));
         self.close_obj(at);
     }
 }
@@ -593,23 +685,75 @@ fn bounds(out: &mut Vec<u8>) -> (*mut u8, *mut u8) {
     unsafe { (base.add(out.len()), base.add(out.capacity())) }
 }
 
-/// Grows `out` (its length already the cursor's) to hold `n` more bytes; the new bounds.
+/// Hands the bytes up to the cursor `p` to `out`, grows it to hold `n` more bytes and
+/// answers the new cursor and end.
+///
+/// # Safety
+/// `p` is a cursor on `out` with [`W`]'s invariant.
 #[cold]
 #[inline(never)]
-fn grow(out: &mut Vec<u8>, n: usize) -> (*mut u8, *mut u8) {
+unsafe fn grow(out: &mut Vec<u8>, p: *mut u8, n: usize) -> (*mut u8, *mut u8) {
+    out.set_len(p as usize - out.as_ptr() as usize);
     out.reserve(n);
     bounds(out)
 }
 
-/// An f64 [`W::micros`] declined, through serde_json's formatter.
+/// An f64 [`W::micros`] declined, through serde_json's formatter (into a stack buffer: at
+/// most 24 bytes, and a longer form would be refused, not overflow it).
+///
+/// # Safety
+/// `p` valid for 32 bytes of writes.
 #[cold]
 #[inline(never)]
-fn f64_slow(out: &mut Vec<u8>, v: f64) {
-    if v.is_finite() {
-        CompactFormatter.write_f64(out, v).unwrap_or(());
+unsafe fn put_f64_slow(p: *mut u8, v: f64) -> *mut u8 {
+    let mut buf = [0u8; 32];
+    let n = if v.is_finite() {
+        let mut rest = &mut buf[..];
+        CompactFormatter.write_f64(&mut rest, v).unwrap_or(());
+        32 - rest.len()
     } else {
-        out.extend_from_slice(b"null");
+        buf[..4].copy_from_slice(b"null");
+        4
+    };
+    std::ptr::copy_nonoverlapping(buf.as_ptr(), p, n);
+    p.add(n)
+}
+
+/// A JSON string that needs escapes (the rare slow path of [`W::put_str`]).
+///
+/// # Safety
+/// `p` valid for [`str_room`] (6 per byte and the quotes) bytes of writes.
+#[cold]
+#[inline(never)]
+unsafe fn put_escaped(mut p: *mut u8, b: &[u8]) -> *mut u8 {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut put = |s: &[u8]| {
+        std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len());
+        p = p.add(s.len());
+    };
+    put(b"\"");
+    for &c in b {
+        match c {
+            b'"' => put(b"\\\""),
+            b'\\' => put(b"\\\\"),
+            0x08 => put(b"\\b"),
+            b'\t' => put(b"\\t"),
+            b'\n' => put(b"\\n"),
+            0x0c => put(b"\\f"),
+            b'\r' => put(b"\\r"),
+            0..=0x1f => put(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(c >> 4)],
+                HEX[usize::from(c & 0xf)],
+            ]),
+            _ => put(&[c]),
+        }
     }
+    put(b"\"");
+    p
 }
 
 /// Eight ASCII zeros, added to eight digit values to make them text.
@@ -788,41 +932,39 @@ const PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-/// A JSON string that may need escapes, through `Vec` (the rare slow path of [`W::str`]).
-#[cold]
-#[inline(never)]
-fn escaped(out: &mut Vec<u8>, b: &[u8]) {
-    out.push(b'"');
-    let mut from = 0;
-    for (i, &c) in b.iter().enumerate() {
-        if c >= 0x20 && c != b'"' && c != b'\\' {
-            continue;
-        }
-        out.extend_from_slice(&b[from..i]);
-        match c {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            0x0c => out.extend_from_slice(b"\\f"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(c >> 4)]);
-                out.push(HEX[usize::from(c & 0xf)]);
-            }
-        }
-        from = i + 1;
-    }
-    out.extend_from_slice(&b[from..]);
-    out.push(b'"');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The old escaping writer, through `Vec`: the reference for [`put_escaped`].
+    fn escaped(out: &mut Vec<u8>, b: &[u8]) {
+        out.push(b'"');
+        let mut from = 0;
+        for (i, &c) in b.iter().enumerate() {
+            if c >= 0x20 && c != b'"' && c != b'\\' {
+                continue;
+            }
+            out.extend_from_slice(&b[from..i]);
+            match c {
+                b'"' => out.extend_from_slice(b"\\\""),
+                b'\\' => out.extend_from_slice(b"\\\\"),
+                0x08 => out.extend_from_slice(b"\\b"),
+                b'\t' => out.extend_from_slice(b"\\t"),
+                b'\n' => out.extend_from_slice(b"\\n"),
+                0x0c => out.extend_from_slice(b"\\f"),
+                b'\r' => out.extend_from_slice(b"\\r"),
+                _ => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    out.extend_from_slice(b"\\u00");
+                    out.push(HEX[usize::from(c >> 4)]);
+                    out.push(HEX[usize::from(c & 0xf)]);
+                }
+            }
+            from = i + 1;
+        }
+        out.extend_from_slice(&b[from..]);
+        out.push(b'"');
+    }
 
     fn same(b: &Boot) {
         let mut mine = Vec::new();
@@ -864,6 +1006,12 @@ mod tests {
         } else {
             assert!(mine.is_empty());
         }
+        // And the whole f64 writer (zero, slow path and all), after a key.
+        let keyed = through_w(b"", 0, |w| fields!(w; key_f64(key!("v"), v)));
+        assert_eq!(
+            String::from_utf8_lossy(&keyed),
+            format!(",\"v\":{}", serde_f64(v))
+        );
         took
     }
 
@@ -932,8 +1080,8 @@ mod tests {
         out.push(b'"');
     }
 
-    /// Checks [`W::str`] and [`W::key_str`] on `s` against serde_json and the old writer,
-    /// at a few starting offsets and capacities.
+    /// Checks [`W::put_str`] on `s` (alone and after a key) against serde_json and the old
+    /// writer, at a few starting offsets and capacities.
     fn string_agrees(s: &str) {
         let serde = serde_json::to_string(s).expect("serialise");
         let mut old = Vec::new();
@@ -945,9 +1093,9 @@ mod tests {
             (b"[1,2,", 64),
             (b"abcdefghijklmnopq", 17),
         ] {
-            let mine = through_w(pre, cap, |w| w.str(s));
+            let mine = through_w(pre, cap, |w| fields!(w; str(s)));
             assert_eq!(String::from_utf8_lossy(&mine), serde, "{s:?}");
-            let keyed = through_w(pre, cap, |w| w.key_str(key!("k"), s));
+            let keyed = through_w(pre, cap, |w| fields!(w; lit(key!("k")), str(s)));
             assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"k\":{serde}"));
         }
     }
@@ -1026,11 +1174,11 @@ mod tests {
     fn ints_agree(v: u64) {
         let want = v.to_string();
         assert_eq!(slow_digits(v), want.as_bytes());
-        assert_eq!(through_w(b"ab", 2, |w| w.u64(v)), want.as_bytes());
-        let keyed = through_w(b"", 0, |w| w.key_u64(key!("n"), v));
+        assert_eq!(through_w(b"ab", 2, |w| fields!(w; u64(v))), want.as_bytes());
+        let keyed = through_w(b"", 0, |w| fields!(w; key_u64(key!("n"), v)));
         assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"n\":{want}"));
         for i in [v as i64, (v as i64).wrapping_neg()] {
-            let keyed = through_w(b"", 0, |w| w.key_i64(key!("r"), i));
+            let keyed = through_w(b"", 0, |w| fields!(w; key_i64(key!("r"), i)));
             assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"r\":{i}"));
         }
     }
