@@ -448,7 +448,9 @@ impl<'a> W<'a> {
         }
         // Truncating a + half: any error is caught by the exact check below. Signed, as
         // x86-64 converts i64 to and from f64 in one instruction and u64 in several.
-        let k = (a * 1e6 + 0.5) as i64;
+        // SAFETY: 1e-5 <= a < 2^33, so a * 1e6 + 0.5 is finite, at least 10.5 and below
+        // 2^63: a value i64 holds after truncation.
+        let k: i64 = (a * 1e6 + 0.5).to_int_unchecked();
         // k < 2^53 is exact and the division rounds correctly: equal iff v is k/10^6's
         // double.
         if k as f64 / 1e6 != a {
@@ -464,10 +466,6 @@ impl<'a> W<'a> {
         let frac = (k % 1_000_000) as u32;
         // ".dddddd" in the low seven bytes of a word, in pairs from a table as itoa does.
         let (hi, lo) = (frac / 10_000, frac % 10_000);
-        let pair = |p: u32| {
-            let i = 2 * p as usize;
-            u64::from(u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]))
-        };
         let w = u64::from(b'.') | pair(hi) << 8 | pair(lo / 100) << 24 | pair(lo % 100) << 40;
         // Digits kept: up to the last one that is not '0', at least one ("12.0").
         let nonzero = ((w >> 8) ^ 0x3030_3030_3030) & 0xffff_ffff_ffff;
@@ -788,6 +786,13 @@ unsafe fn put_up_to_eight(p: *mut u8, v: u32) -> *mut u8 {
     p.add(8 - lead)
 }
 
+/// Two ASCII digits of `v` < 100 from [`PAIRS`], the first in the low byte.
+#[inline(always)]
+fn pair(v: u32) -> u64 {
+    let i = 2 * v as usize;
+    u64::from(u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]))
+}
+
 /// Writes the decimal digits of `v` (serde_json's (itoa's) text for it) and returns their
 /// end.
 ///
@@ -799,6 +804,21 @@ unsafe fn put_digits(p: *mut u8, v: u64) -> *mut u8 {
         // Zero counts and short durations: one byte.
         *p = b'0' + v as u8;
         p.add(1)
+    } else if v < 10_000 {
+        // Two pairs from the table in one 4-byte store, leading zeros shifted out.
+        let v = v as u32;
+        let d = pair(v / 100) | pair(v % 100) << 16;
+        let lead = usize::from(v < 1000) + usize::from(v < 100);
+        std::ptr::write_unaligned(p as *mut u32, ((d >> (8 * lead)) as u32).to_le());
+        p.add(4 - lead)
+    } else if v < 1_000_000 {
+        // Line numbers, microseconds: three pairs in one 8-byte store.
+        let v = v as u32;
+        let (hi, lo) = (v / 10_000, v % 10_000);
+        let d = pair(hi) | pair(lo / 100) << 16 | pair(lo % 100) << 32;
+        let lead = usize::from(v < 100_000);
+        std::ptr::write_unaligned(p as *mut u64, (d >> (8 * lead)).to_le());
+        p.add(6 - lead)
     } else if v < 100_000_000 {
         put_up_to_eight(p, v as u32)
     } else {
