@@ -384,9 +384,18 @@ impl State {
                 // grabserial -m restarts its base at the matching line: continue from there.
                 self.host_offset += last;
                 self.pending_origin = Some(self.host_offset);
-                self.cur.boot.warnings.push(format!(
-                    "line {n}: host clock went back from {last:.6} to {raw:.6}; continued from {last:.6} (grabserial -m base reset or a new capture?)"
-                ));
+                // Written by hand, not `format!`: a log of many captures has one per capture.
+                let mut w = self.bin.strings.empty(160);
+                w.push_str("line ");
+                push_u64(&mut w, n);
+                w.push_str(": host clock went back from ");
+                push_fixed6(&mut w, last);
+                w.push_str(" to ");
+                push_fixed6(&mut w, raw);
+                w.push_str("; continued from ");
+                push_fixed6(&mut w, last);
+                w.push_str(" (grabserial -m base reset or a new capture?)");
+                self.cur.boot.warnings.push(w);
             }
         }
         self.last_host_raw = Some(raw);
@@ -496,6 +505,12 @@ impl State {
             self.printk(n, host, p);
             return;
         }
+        self.classify_text(n, host, t);
+    }
+
+    /// [`State::classify`] of a text without a printk stamp: the grammars in order.
+    #[inline(never)]
+    fn classify_text(&mut self, n: u64, host: Option<f64>, t: &str) {
         // Only the grammars the first byte and the line's words allow (see `gate`), in order.
         // (This also fixes `self.hints` for the handlers below that read it.)
         let hints = self.hints();
@@ -943,13 +958,15 @@ impl State {
         let b = &mut self.cur;
         if let Some(last) = b.last_ts {
             if p.ts + 1e-3 < last {
-                let w = self.bin.strings.take_fmt(
-                    128,
-                    format_args!(
-                    "line {n}: printk time went back from {last:.6} to {:.6}: the board was reset",
-                    p.ts
-                ),
-                );
+                // By hand, not `format!` (one per reset in a log of many boots).
+                let mut w = self.bin.strings.empty(128);
+                w.push_str("line ");
+                push_u64(&mut w, n);
+                w.push_str(": printk time went back from ");
+                push_fixed6(&mut w, last);
+                w.push_str(" to ");
+                push_fixed6(&mut w, p.ts);
+                w.push_str(": the board was reset");
                 b.boot.warnings.push(w);
                 self.end_boot();
                 if let Some(h) = host {
@@ -1608,6 +1625,49 @@ fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
     v
 }
 
+/// Appends `n` in decimal (what `{n}` writes), without the formatting machinery.
+fn push_u64(s: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // The bytes are ASCII digits.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
+/// Appends `v` as `{v:.6}` writes it. Host and printk times are the doubles nearest a
+/// whole number of microseconds, `k / 10^6`; for those below 2^33 s the exact value lies
+/// within half an ulp (under 4.8e-7) of `k / 10^6`, so rounding it to six places gives `k`
+/// and the digits of `k` are the answer. Any other value goes through `format!`.
+fn push_fixed6(s: &mut String, v: f64) {
+    if v.is_sign_positive() && v < 8.0e9 {
+        let k = (v * 1e6).round() as u64;
+        // `k < 2^53` is exact as a double, and the division is correctly rounded: equal
+        // means `v` is the double nearest `k / 10^6`.
+        if k as f64 / 1e6 == v {
+            push_u64(s, k / 1_000_000);
+            s.push('.');
+            let f = k % 1_000_000;
+            let mut d = [b'0'; 6];
+            let mut x = f;
+            for c in d.iter_mut().rev() {
+                *c = b'0' + (x % 10) as u8;
+                x /= 10;
+            }
+            s.push_str(std::str::from_utf8(&d).unwrap_or_default());
+            return;
+        }
+    }
+    let _ = write!(s, "{v:.6}");
+}
+
 fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
@@ -1756,6 +1816,46 @@ mod tests {
                 got += 1;
             }
             assert_eq!(got, whole.len());
+        }
+    }
+
+    proptest::proptest! {
+        /// The hand-written `{:.6}` and `{}` give `format!`'s bytes, on whole microseconds
+        /// (the fast path), on their neighbours and on any double (the fallback).
+        #[test]
+        fn fixed6_is_format(k in 0u64..20_000_000_000_000_000, bits in proptest::prelude::any::<u64>(), n in proptest::prelude::any::<u64>()) {
+            let near = k as f64 / 1e6;
+            for v in [near, f64::from_bits(near.to_bits() + 1), f64::from_bits(near.to_bits().saturating_sub(1)), f64::from_bits(bits), -near] {
+                let mut s = String::new();
+                push_fixed6(&mut s, v);
+                proptest::prop_assert_eq!(s, format!("{v:.6}"));
+            }
+            let mut s = String::new();
+            push_u64(&mut s, n);
+            proptest::prop_assert_eq!(s, n.to_string());
+        }
+    }
+
+    #[test]
+    fn fixed6_edges() {
+        for v in [
+            0.0,
+            -0.0,
+            1e-7,
+            0.0000005,
+            0.0000015,
+            8.0e9,
+            8.0e9 - 1e-6,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            12.345678,
+            0.1,
+            0.2 + 0.1,
+        ] {
+            let mut s = String::new();
+            push_fixed6(&mut s, v);
+            assert_eq!(s, format!("{v:.6}"), "{v:e}");
         }
     }
 
