@@ -736,10 +736,7 @@ impl State {
                 self.cur.bootstage = Some(BootstageMode::Accumulated)
             }
             U::Error(e) => {
-                let e = self
-                    .bin
-                    .strings
-                    .take_fmt(128, format_args!("line {n}: {e}"));
+                let e = self.bin.strings.take_line(n, e);
                 self.cur.boot.errors.push(e);
                 self.mark("error", n, host, None);
             }
@@ -1122,9 +1119,10 @@ impl State {
         }
         if !self.seen(StageId::Userspace) {
             // Where userspace began is unknown: the last stage seen runs to the ready marker.
-            let w = self.bin.strings.take_fmt(128, format_args!(
-                "line {n}: ready marker seen but no line told where userspace began; the last stage seen runs to it"
-            ));
+            let w = self.bin.strings.take_line(
+                n,
+                "ready marker seen but no line told where userspace began; the last stage seen runs to it",
+            );
             self.cur.boot.warnings.push(w);
         }
         self.cur.boot.complete = true;
@@ -1600,6 +1598,16 @@ impl StringPool {
         let mut s = self.empty(hint);
         // Writing to a String does not fail.
         let _ = s.write_fmt(args);
+        s
+    }
+
+    /// `line {n}: {msg}`, the form of most warnings and errors, without `format!`.
+    fn take_line(&mut self, n: u64, msg: &str) -> String {
+        let mut s = self.empty(msg.len() + 26);
+        s.push_str("line ");
+        push_u64(&mut s, n);
+        s.push_str(": ");
+        s.push_str(msg);
         s
     }
 
