@@ -2,10 +2,12 @@
 //! found once per input chunk instead of once per line and grammar.
 //!
 //! Most lines hold none of them, yet without an index every line pays for three substring
-//! searches. `NeedleIndex` runs one SIMD search per word over the whole chunk; each line then
-//! gets a bit set of the words it may contain (`NeedleIndex::hints`). A bit is only ever
-//! cleared when the word is certainly absent from the line's raw bytes, so a grammar that skips
-//! its search on a clear bit decides exactly as it would have searching.
+//! searches. `NeedleIndex` finds the words once over the whole chunk (with AVX2: one pass that
+//! flags `@` and a few two-byte pieces of the words, each flag then confirmed on the chunk's
+//! bytes; without: one SIMD search per word); each line then gets a bit set of the words it may
+//! contain (`NeedleIndex::hints`). A bit is only ever cleared when the word is certainly absent
+//! from the line's raw bytes, so a grammar that skips its search on a clear bit decides exactly
+//! as it would have searching.
 
 use aho_corasick::packed;
 use memchr::memmem;
@@ -40,14 +42,12 @@ fn words_searcher() -> Option<&'static packed::Searcher> {
     .as_ref()
 }
 
-/// Where the words are in the current chunk, as `(end offset, bit)` in order, and a cursor;
-/// `@` (by far the most frequent) has its own list of offsets, which needs no sorting.
+/// Where the words are in the current chunk, as `(offset of a byte inside the word, bit)` in
+/// ascending offset order, and a cursor over them for the lines asked about in order.
 #[derive(Debug, Default)]
 pub(crate) struct NeedleIndex {
     found: Vec<(usize, u8)>,
     cursor: usize,
-    at: Vec<usize>,
-    at_cursor: usize,
     base: usize,
     len: usize,
 }
@@ -55,21 +55,29 @@ pub(crate) struct NeedleIndex {
 impl NeedleIndex {
     /// Indexes a new chunk (forgetting the previous one).
     pub(crate) fn index(&mut self, chunk: &[u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            self.found.clear();
+            // SAFETY: the CPU has AVX2 (just checked).
+            unsafe { scan_avx2(chunk, &mut self.found) };
+            self.reset(chunk);
+            return;
+        }
         self.index_with(chunk, words_searcher());
     }
 
-    /// [`Self::index`] with the packed searcher given, or one memmem pass per word.
+    /// [`Self::index`] without AVX2: the packed searcher given, or one memmem pass per word.
     fn index_with(&mut self, chunk: &[u8], searcher: Option<&packed::Searcher>) {
         self.found.clear();
-        self.at.clear();
-        self.at.extend(memchr::memchr_iter(b'@', chunk));
+        self.found
+            .extend(memchr::memchr_iter(b'@', chunk).map(|p| (p, AT)));
         match searcher {
             // One SIMD pass (Teddy) for the three words. Its matches do not overlap, and no
             // word can overlap another (none ends with another's start), nor a word itself
             // on another line, so every line holding a word gets its bit.
             Some(s) => self.found.extend(
                 s.find_iter(chunk)
-                    .map(|m| (m.end(), 1u8 << m.pattern().as_usize())),
+                    .map(|m| (m.end() - 1, 1u8 << m.pattern().as_usize())),
             ),
             None => {
                 for (k, w) in WORDS.iter().enumerate() {
@@ -79,22 +87,26 @@ impl NeedleIndex {
                         // earlier match shares its line (no word holds a line break), and
                         // only presence per line matters.
                         self.found.extend(
-                            memmem::find_iter(chunk, w.as_bytes()).map(|p| (p + w.len(), bit)),
+                            memmem::find_iter(chunk, w.as_bytes()).map(|p| (p + w.len() - 1, bit)),
                         );
                     }
                 }
             }
         }
         self.found.sort_unstable();
+        self.reset(chunk);
+    }
+
+    /// Points the cursor at the start of the freshly indexed `chunk`.
+    fn reset(&mut self, chunk: &[u8]) {
         self.cursor = 0;
-        self.at_cursor = 0;
         self.base = chunk.as_ptr() as usize;
         self.len = chunk.len();
     }
 
     /// The words `line` may contain. `line` must be a later slice of the indexed chunk than
     /// the previous call's (lines come in order); any other slice gets [`ALL`].
-    /// Lines never asked about cost nothing: the cursors skip their words.
+    /// Lines never asked about cost nothing: the cursor skips their words.
     #[cfg(test)]
     pub(crate) fn hints(&mut self, line: &[u8]) -> u8 {
         self.hints_at(line.as_ptr() as usize, line.len())
@@ -109,30 +121,154 @@ impl NeedleIndex {
         let (start, end) = (p - self.base, p - self.base + len);
         let mut m = 0;
         let mut c = self.cursor;
-        // Skip words that ended before this line; collect those ending inside it (a word
-        // never holds a line break, so ending inside means lying inside).
-        while let Some(&(e, bit)) = self.found.get(c) {
-            if e > end {
+        // Skip words that lie before this line; collect those with a byte inside it (a word
+        // never holds a line break, so a byte inside a line means the word lies inside).
+        while let Some(&(q, bit)) = self.found.get(c) {
+            if q >= end {
                 break;
             }
-            if e > start {
+            if q >= start {
                 m |= bit;
             }
             c += 1;
         }
         self.cursor = c;
-        let mut a = self.at_cursor;
-        while let Some(&p) = self.at.get(a) {
-            if p >= end {
-                break;
-            }
-            if p >= start {
-                m |= AT;
-            }
-            a += 1;
-        }
-        self.at_cursor = a;
         m
+    }
+}
+
+/// Whether one of the words is at the candidate offset `q` of `chunk` (a byte the SIMD
+/// scan flagged: `@`, or the first byte of `oa`, `ob`, `ea` or `eb`); if so records it as
+/// `(q, bit)`. `q` lies inside the word found, so the offsets recorded keep ascending.
+#[inline]
+fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
+    // `word` holds `q`, `at` bytes from its start.
+    let is = |word: &[u8], at: usize| {
+        q.checked_sub(at)
+            .and_then(|s| chunk.get(s..s + word.len()))
+            .is_some_and(|b| b == word)
+    };
+    let bit = match (chunk[q], chunk.get(q + 1)) {
+        (b'@', _) => AT,
+        (b'o', Some(b'a')) if is(b"oard", 0) => OARD,
+        (b'o', Some(b'b')) if is(b"autoboot", 3) => AUTOBOOT,
+        (b'e', Some(b'a')) if is(b" reached after ", 2) => REACHED,
+        _ => return,
+    };
+    found.push((q, bit));
+}
+
+/// The candidates among the 64 bytes at `p`, as two 32-byte masks (a byte 0xff or 0): byte
+/// i is a candidate when `p[i]` is `@`, or `p[i..i + 2]` is `oa`, `ob`, `ea` or `eb`
+/// (pieces of `oard`, `autoboot` and ` reached after ` that share their tests, and are
+/// rare enough in boot logs). Most blocks have none.
+///
+/// # Safety
+/// The CPU must have AVX2, and `p[0..65]` must be readable.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn candidates_avx2(
+    p: *const u8,
+) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
+    use std::arch::x86_64::*;
+    let at = _mm256_set1_epi8(b'@' as i8);
+    let o = _mm256_set1_epi8(b'o' as i8);
+    let e = _mm256_set1_epi8(b'e' as i8);
+    // `a` and `b` plus 0x1f wrap to -128 and -127, the only bytes below -126 after it.
+    let shift = _mm256_set1_epi8(0x1f);
+    let lim = _mm256_set1_epi8(-126);
+    let half = |k: usize| {
+        // SAFETY (of the loads): `p[32k..32k + 33]` is readable (k < 2, `p[0..65]` is);
+        // the loads are unaligned.
+        let v0 = _mm256_loadu_si256(p.add(32 * k) as *const __m256i);
+        let v1 = _mm256_loadu_si256(p.add(32 * k + 1) as *const __m256i);
+        let ab = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v1, shift));
+        let oe = _mm256_or_si256(_mm256_cmpeq_epi8(v0, o), _mm256_cmpeq_epi8(v0, e));
+        _mm256_or_si256(_mm256_cmpeq_epi8(v0, at), _mm256_and_si256(oe, ab))
+    };
+    (half(0), half(1))
+}
+
+/// The 64-bit mask of two 32-byte masks (see [`candidates_avx2`]).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn mask64(lo: std::arch::x86_64::__m256i, hi: std::arch::x86_64::__m256i) -> u64 {
+    use std::arch::x86_64::_mm256_movemask_epi8;
+    u64::from(_mm256_movemask_epi8(lo) as u32) | u64::from(_mm256_movemask_epi8(hi) as u32) << 32
+}
+
+/// The nonzero candidate masks (see [`candidates_avx2`]) of the blocks of 64 bytes at
+/// `p + 64j` for `j` in `from..to`, as `(64j, mask)` in `hits`; returns how many.
+/// Out of line and free of calls, so that its constants stay in registers.
+///
+/// # Safety
+/// The CPU must have AVX2, `to - from <= 64`, and `p[64from..64to + 1]` must be readable.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn scan_blocks(
+    p: *const u8,
+    from: usize,
+    to: usize,
+    hits: &mut [(usize, u64); 64],
+) -> usize {
+    use std::arch::x86_64::*;
+    let mut n = 0;
+    for j in from..to {
+        // SAFETY: the CPU has AVX2 and `p[64j..64j + 65]` is readable (`j < to`).
+        let (lo, hi) = candidates_avx2(p.add(64 * j));
+        let any = _mm256_or_si256(lo, hi);
+        if _mm256_testz_si256(any, any) == 0 {
+            // `n <= j - from < 64`: the mask is a no-op that spares a bounds check.
+            hits[n & 63] = (64 * j, mask64(lo, hi));
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Finds the words in `chunk` (see [`NeedleIndex::index`]) with AVX2: a candidate mask per
+/// 64 bytes (see [`candidates_avx2`]), each candidate confirmed by [`confirm`].
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
+    // Blocks of 64 bytes that can be read with the byte after them: `64k + 65 <= len`.
+    let full = chunk.len().saturating_sub(1) / 64;
+    // The candidate masks of up to 64 blocks, gathered before confirming any.
+    let mut hits = [(0usize, 0u64); 64];
+    let mut k = 0;
+    while k < full {
+        let to = full.min(k + 64);
+        // SAFETY: the CPU has AVX2, `to - k <= 64` and `chunk[64k..64to + 1]` exists
+        // (`64to + 1 <= 64full + 1 <= len`).
+        let n = scan_blocks(chunk.as_ptr(), k, to, &mut hits);
+        for &(i, mut m) in &hits[..n] {
+            while m != 0 {
+                confirm(chunk, i + m.trailing_zeros() as usize, found);
+                m &= m - 1;
+            }
+        }
+        k = to;
+    }
+    // The last 1 to 64 bytes, from a zero-padded copy (zero matches no candidate byte).
+    let i = 64 * full;
+    let mut pad = [0u8; 65];
+    let rest = &chunk[i..];
+    pad[..rest.len()].copy_from_slice(rest);
+    // SAFETY: the CPU has AVX2 and `pad[0..65]` exists.
+    let (lo, hi) = candidates_avx2(pad.as_ptr());
+    let mut m = mask64(lo, hi);
+    while m != 0 {
+        confirm(chunk, i + m.trailing_zeros() as usize, found);
+        m &= m - 1;
     }
 }
 
@@ -153,24 +289,77 @@ mod tests {
         assert_eq!(ix.hints(b"elsewhere"), ALL);
     }
 
+    /// The reference: the words `line` holds, one plain search per word.
+    fn exact(line: &[u8]) -> u8 {
+        let mut m = 0;
+        for (k, w) in WORDS.iter().enumerate() {
+            if memmem::find(line, w.as_bytes()).is_some() {
+                m |= 1 << k;
+            }
+        }
+        m
+    }
+
+    /// The ways to index a chunk: [`NeedleIndex::index`] (AVX2 where the CPU has it), the
+    /// packed searcher, and one memmem pass per word.
+    fn indexes(chunk: &[u8]) -> [NeedleIndex; 3] {
+        let mut ix: [NeedleIndex; 3] = Default::default();
+        ix[0].index(chunk);
+        ix[1].index_with(chunk, words_searcher());
+        ix[2].index_with(chunk, None);
+        ix
+    }
+
+    /// Every word at every offset of chunks of 1 to 200 bytes (so across the 64-byte block
+    /// edges and the zero-padded tail, and at the chunk's first and last bytes), in filler
+    /// that makes candidates (`a`, `o`, `e`) or not (`x`), and cut by the chunk's end: the
+    /// chunk is the start of a longer buffer whose bytes must not count.
+    #[test]
+    fn words_at_block_edges_and_chunk_ends() {
+        for filler in [b'x', b'a', b'o', b'e'] {
+            for len in 1..=200 {
+                for w in WORDS {
+                    for at in 0..len {
+                        let mut buf = vec![filler; len + 16];
+                        buf[at..at + w.len()].copy_from_slice(w.as_bytes());
+                        let chunk = &buf[..len];
+                        let want = exact(chunk);
+                        for (i, mut ix) in indexes(chunk).into_iter().enumerate() {
+                            assert_eq!(ix.hints(chunk), want, "{i} {w:?} at {at} of {len}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
-        /// The packed searcher and the per-word memmem passes give every line the same hints.
+        /// Every way to index a chunk gives each line exactly the words it holds, and each
+        /// slice in order (cut anywhere, even inside a word) at least those.
         #[test]
-        fn packed_and_memmem_agree(parts in proptest::collection::vec(
+        fn hints_are_the_words_of_each_line(parts in proptest::collection::vec(
             proptest::sample::select(vec![
-                "autoboot", "oard", " reached after ", "@", "\n", "a", "d", " ", "b",
-                "reached", "auto", "boot", "x.target",
+                "autoboot", "oard", " reached after ", "@", "\n", "a", "d", " ", "b", "e",
+                "o", "oa", "ob", "ea", "eb", "reached", "auto", "boot", "x.target", "oar",
+                "autobo", " reached", "after ",
             ]),
             0..200,
-        )) {
+        ), cuts in proptest::collection::vec(0usize..4000, 0..40)) {
             let chunk = parts.concat().into_bytes();
             let lines: Vec<&[u8]> = chunk.split(|&b| b == b'\n').collect();
-            let mut a = NeedleIndex::default();
-            let mut b = NeedleIndex::default();
-            a.index_with(&chunk, words_searcher());
-            b.index_with(&chunk, None);
-            for l in lines {
-                proptest::prop_assert_eq!(a.hints(l), b.hints(l));
+            for mut ix in indexes(&chunk) {
+                for l in &lines {
+                    proptest::prop_assert_eq!(ix.hints(l), exact(l));
+                }
+            }
+            let mut cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= chunk.len()).collect();
+            cuts.sort_unstable();
+            for mut ix in indexes(&chunk) {
+                for s in cuts.windows(2) {
+                    let slice = &chunk[s[0]..s[1]];
+                    let want = exact(slice);
+                    proptest::prop_assert_eq!(ix.hints(slice) & want, want);
+                }
             }
         }
 
