@@ -48,6 +48,9 @@ fn words_searcher() -> Option<&'static packed::Searcher> {
 pub(crate) struct NeedleIndex {
     found: Vec<(usize, u8)>,
     cursor: usize,
+    /// The address of the word at the cursor, or the chunk's end when none is left: a slice
+    /// of the chunk ending there holds no word not yet passed.
+    next: usize,
     base: usize,
     len: usize,
 }
@@ -102,6 +105,7 @@ impl NeedleIndex {
         self.cursor = 0;
         self.base = chunk.as_ptr() as usize;
         self.len = chunk.len();
+        self.next = self.base + self.found.first().map_or(self.len, |w| w.0);
     }
 
     /// The words `line` may contain. `line` must be a later slice of the indexed chunk than
@@ -114,7 +118,18 @@ impl NeedleIndex {
 
     /// [`Self::hints`] of the slice at address `p` holding `len` bytes, for a caller that kept
     /// only where its line was (to ask later, or never).
+    #[inline]
     pub(crate) fn hints_at(&mut self, p: usize, len: usize) -> u8 {
+        // Most lines asked about lie in the chunk before the next word.
+        if p >= self.base && p + len <= self.next {
+            return 0;
+        }
+        self.hints_past(p, len)
+    }
+
+    /// [`Self::hints_at`] of a slice that is outside the chunk, or reaches the next word.
+    #[inline(never)]
+    fn hints_past(&mut self, p: usize, len: usize) -> u8 {
         if p < self.base || p + len > self.base + self.len {
             return ALL;
         }
@@ -133,6 +148,7 @@ impl NeedleIndex {
             c += 1;
         }
         self.cursor = c;
+        self.next = self.base + self.found.get(c).map_or(self.len, |w| w.0);
         m
     }
 }
