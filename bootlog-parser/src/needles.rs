@@ -189,8 +189,15 @@ unsafe fn candidates_avx2(
 ) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
     use std::arch::x86_64::*;
     let at = _mm256_set1_epi8(b'@' as i8);
-    let o = _mm256_set1_epi8(b'o' as i8);
-    let e = _mm256_set1_epi8(b'e' as i8);
+    // `e` and `o` at their low nibbles, 0x80 elsewhere: a byte below 0x80 equals its
+    // nibble's entry only if it is `e` or `o`, and the shuffle gives 0 for the others.
+    let eo = {
+        let mut t = [0x80u8; 16];
+        t[usize::from(b'e' & 15)] = b'e';
+        t[usize::from(b'o' & 15)] = b'o';
+        // SAFETY (of the load): `t` holds 16 bytes; the load is unaligned.
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr() as *const __m128i))
+    };
     // `a` and `b` plus 0x1f wrap to -128 and -127, the only bytes below -126 after it.
     let shift = _mm256_set1_epi8(0x1f);
     let lim = _mm256_set1_epi8(-126);
@@ -200,7 +207,7 @@ unsafe fn candidates_avx2(
         let v0 = _mm256_loadu_si256(p.add(32 * k) as *const __m256i);
         let v1 = _mm256_loadu_si256(p.add(32 * k + 1) as *const __m256i);
         let ab = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v1, shift));
-        let oe = _mm256_or_si256(_mm256_cmpeq_epi8(v0, o), _mm256_cmpeq_epi8(v0, e));
+        let oe = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(eo, v0), v0);
         _mm256_or_si256(_mm256_cmpeq_epi8(v0, at), _mm256_and_si256(oe, ab))
     };
     (half(0), half(1))
@@ -240,7 +247,7 @@ unsafe fn scan_blocks(
         let (lo, hi) = candidates_avx2(p.add(64 * j));
         let any = _mm256_or_si256(lo, hi);
         if _mm256_testz_si256(any, any) == 0 {
-            // `n <= j - from < 64`: the mask is a no-op that spares a bounds check.
+            // `n <= j - from < 64`: the `& 63` is a no-op that spares a bounds check.
             hits[n & 63] = (64 * j, mask64(lo, hi));
             n += 1;
         }
