@@ -156,6 +156,7 @@ impl NeedleIndex {
 /// Whether one of the words is at the candidate offset `q` of `chunk` (a byte the SIMD
 /// scan flagged: `@`, or the first byte of `oa`, `ob`, `ea` or `eb`); if so records it as
 /// `(q, bit)`. `q` lies inside the word found, so the offsets recorded keep ascending.
+#[cfg(target_arch = "x86_64")]
 #[inline]
 fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
     // `word` holds `q`, `at` bytes from its start.
@@ -274,14 +275,18 @@ unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
         // (`64to + 1 <= 64full + 1 <= len`).
         let n = scan_blocks(chunk.as_ptr(), k, to, &mut hits);
         for &(i, mut m) in &hits[..n] {
-            while m != 0 {
+            // `m` is not zero (only such masks are kept).
+            loop {
                 confirm(chunk, i + m.trailing_zeros() as usize, found);
                 m &= m - 1;
+                if m == 0 {
+                    break;
+                }
             }
         }
         k = to;
     }
-    // The last 1 to 64 bytes, from a zero-padded copy (zero matches no candidate byte).
+    // The last 0 to 64 bytes, from a zero-padded copy (zero matches no candidate byte).
     let i = 64 * full;
     let mut pad = [0u8; 65];
     let rest = &chunk[i..];
