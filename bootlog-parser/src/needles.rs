@@ -3,7 +3,7 @@
 //!
 //! Most lines hold none of them, yet without an index every line pays for three substring
 //! searches. `NeedleIndex` finds the words once over the whole chunk (with AVX2: one pass that
-//! flags `@` and a few two-byte pieces of the words, each flag then confirmed on the chunk's
+//! flags `@` and a few pairs of bytes of the words, each flag then confirmed on the chunk's
 //! bytes; without: one SIMD search per word); each line then gets a bit set of the words it may
 //! contain (`NeedleIndex::hints`). A bit is only ever cleared when the word is certainly absent
 //! from the line's raw bytes, so a grammar that skips its search on a clear bit decides exactly
@@ -154,7 +154,8 @@ impl NeedleIndex {
 }
 
 /// Whether one of the words is at the candidate offset `q` of `chunk` (a byte the SIMD
-/// scan flagged: `@`, or the first byte of `oa`, `ob`, `ea` or `eb`); if so records it as
+/// scan flagged: `@`, or the first byte of `a.h`, `a.o`, `a.r`, `o.h`, `o.o` or `o.r`, `.`
+/// any byte); if so records it as
 /// `(q, bit)`. `q` lies inside the word found, so the offsets recorded keep ascending.
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -165,23 +166,23 @@ fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
             .and_then(|s| chunk.get(s..s + word.len()))
             .is_some_and(|b| b == word)
     };
-    let bit = match (chunk[q], chunk.get(q + 1)) {
+    let bit = match (chunk[q], chunk.get(q + 2)) {
         (b'@', _) => AT,
-        (b'o', Some(b'a')) if is(b"oard", 0) => OARD,
-        (b'o', Some(b'b')) if is(b"autoboot", 3) => AUTOBOOT,
-        (b'e', Some(b'a')) if is(b" reached after ", 2) => REACHED,
+        (b'o', Some(b'r')) if is(b"oard", 0) => OARD,
+        (b'o', Some(b'o')) if is(b"autoboot", 3) => AUTOBOOT,
+        (b'a', Some(b'h')) if is(b" reached after ", 3) => REACHED,
         _ => return,
     };
     found.push((q, bit));
 }
 
 /// The candidates among the 64 bytes at `p`, as two 32-byte masks (a byte 0xff or 0): byte
-/// i is a candidate when `p[i]` is `@`, or `p[i..i + 2]` is `oa`, `ob`, `ea` or `eb`
-/// (pieces of `oard`, `autoboot` and ` reached after ` that share their tests, and are
-/// rare enough in boot logs). Most blocks have none.
+/// i is a candidate when `p[i]` is `@`, or `p[i]` is `a` or `o` and `p[i + 2]` is `h`, `o`
+/// or `r` (`o.r` of `oard`, `o.o` of `autoboot`, `a.h` of ` reached after `: the pieces
+/// sharing their tests that are rarest in boot logs). Most blocks have none.
 ///
 /// # Safety
-/// The CPU must have AVX2, and `p[0..65]` must be readable.
+/// The CPU must have AVX2, and `p[0..66]` must be readable.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -190,26 +191,27 @@ unsafe fn candidates_avx2(
 ) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
     use std::arch::x86_64::*;
     let at = _mm256_set1_epi8(b'@' as i8);
-    // `e` and `o` at their low nibbles, 0x80 elsewhere: a byte below 0x80 equals its
-    // nibble's entry only if it is `e` or `o`, and the shuffle gives 0 for the others.
-    let eo = {
+    // The bytes of `set` at their low nibbles (distinct), 0x80 elsewhere: a byte below 0x80
+    // equals its nibble's entry only if it is in `set`, and the shuffle gives 0 for the
+    // bytes from 0x80.
+    let table = |set: &[u8]| {
         let mut t = [0x80u8; 16];
-        t[usize::from(b'e' & 15)] = b'e';
-        t[usize::from(b'o' & 15)] = b'o';
+        for &b in set {
+            t[usize::from(b & 15)] = b;
+        }
         // SAFETY (of the load): `t` holds 16 bytes; the load is unaligned.
         _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr() as *const __m128i))
     };
-    // `a` and `b` plus 0x1f wrap to -128 and -127, the only bytes below -126 after it.
-    let shift = _mm256_set1_epi8(0x1f);
-    let lim = _mm256_set1_epi8(-126);
+    let first = table(b"ao");
+    let third = table(b"hor");
     let half = |k: usize| {
-        // SAFETY (of the loads): `p[32k..32k + 33]` is readable (k < 2, `p[0..65]` is);
+        // SAFETY (of the loads): `p[32k..32k + 34]` is readable (k < 2, `p[0..66]` is);
         // the loads are unaligned.
         let v0 = _mm256_loadu_si256(p.add(32 * k) as *const __m256i);
-        let v1 = _mm256_loadu_si256(p.add(32 * k + 1) as *const __m256i);
-        let ab = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v1, shift));
-        let oe = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(eo, v0), v0);
-        _mm256_or_si256(_mm256_cmpeq_epi8(v0, at), _mm256_and_si256(oe, ab))
+        let v2 = _mm256_loadu_si256(p.add(32 * k + 2) as *const __m256i);
+        let f = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v0), v0);
+        let t = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(third, v2), v2);
+        _mm256_or_si256(_mm256_cmpeq_epi8(v0, at), _mm256_and_si256(f, t))
     };
     (half(0), half(1))
 }
@@ -231,7 +233,7 @@ unsafe fn mask64(lo: std::arch::x86_64::__m256i, hi: std::arch::x86_64::__m256i)
 /// Out of line and free of calls, so that its constants stay in registers.
 ///
 /// # Safety
-/// The CPU must have AVX2, `to - from <= 64`, and `p[64from..64to + 1]` must be readable.
+/// The CPU must have AVX2, `to - from <= 64`, and `p[64from..64to + 2]` must be readable.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
@@ -244,7 +246,7 @@ unsafe fn scan_blocks(
     use std::arch::x86_64::*;
     let mut n = 0;
     for j in from..to {
-        // SAFETY: the CPU has AVX2 and `p[64j..64j + 65]` is readable (`j < to`).
+        // SAFETY: the CPU has AVX2 and `p[64j..64j + 66]` is readable (`j < to`).
         let (lo, hi) = candidates_avx2(p.add(64 * j));
         let any = _mm256_or_si256(lo, hi);
         if _mm256_testz_si256(any, any) == 0 {
@@ -264,15 +266,15 @@ unsafe fn scan_blocks(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
-    // Blocks of 64 bytes that can be read with the byte after them: `64k + 65 <= len`.
-    let full = chunk.len().saturating_sub(1) / 64;
+    // Blocks of 64 bytes that can be read with the two bytes after them: `64k + 66 <= len`.
+    let full = chunk.len().saturating_sub(2) / 64;
     // The candidate masks of up to 64 blocks, gathered before confirming any.
     let mut hits = [(0usize, 0u64); 64];
     let mut k = 0;
     while k < full {
         let to = full.min(k + 64);
-        // SAFETY: the CPU has AVX2, `to - k <= 64` and `chunk[64k..64to + 1]` exists
-        // (`64to + 1 <= 64full + 1 <= len`).
+        // SAFETY: the CPU has AVX2, `to - k <= 64` and `chunk[64k..64to + 2]` exists
+        // (`64to + 2 <= 64full + 2 <= len`).
         let n = scan_blocks(chunk.as_ptr(), k, to, &mut hits);
         for &(i, mut m) in &hits[..n] {
             // `m` is not zero (only such masks are kept).
@@ -286,17 +288,24 @@ unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
         }
         k = to;
     }
-    // The last 0 to 64 bytes, from a zero-padded copy (zero matches no candidate byte).
-    let i = 64 * full;
-    let mut pad = [0u8; 65];
-    let rest = &chunk[i..];
-    pad[..rest.len()].copy_from_slice(rest);
-    // SAFETY: the CPU has AVX2 and `pad[0..65]` exists.
-    let (lo, hi) = candidates_avx2(pad.as_ptr());
-    let mut m = mask64(lo, hi);
-    while m != 0 {
-        confirm(chunk, i + m.trailing_zeros() as usize, found);
-        m &= m - 1;
+    // The last 0 to 65 bytes, 64 at a time from a zero-padded copy (zero matches no
+    // candidate byte).
+    let mut i = 64 * full;
+    loop {
+        let mut pad = [0u8; 66];
+        let rest = &chunk[i..chunk.len().min(i + 64)];
+        pad[..rest.len()].copy_from_slice(rest);
+        // SAFETY: the CPU has AVX2 and `pad[0..66]` exists.
+        let (lo, hi) = candidates_avx2(pad.as_ptr());
+        let mut m = mask64(lo, hi);
+        while m != 0 {
+            confirm(chunk, i + m.trailing_zeros() as usize, found);
+            m &= m - 1;
+        }
+        i += 64;
+        if i >= chunk.len() {
+            break;
+        }
     }
 }
 
@@ -340,11 +349,11 @@ mod tests {
 
     /// Every word at every offset of chunks of 1 to 200 bytes (so across the 64-byte block
     /// edges and the zero-padded tail, and at the chunk's first and last bytes), in filler
-    /// that makes candidates (`a`, `o`, `e`) or not (`x`), and cut by the chunk's end: the
-    /// chunk is the start of a longer buffer whose bytes must not count.
+    /// that makes candidates (`a`, `o`, `h`, `r`) or not (`x`), and cut by the chunk's end:
+    /// the chunk is the start of a longer buffer whose bytes must not count.
     #[test]
     fn words_at_block_edges_and_chunk_ends() {
-        for filler in [b'x', b'a', b'o', b'e'] {
+        for filler in [b'x', b'a', b'o', b'h', b'r'] {
             for len in 1..=200 {
                 for w in WORDS {
                     for at in 0..len {
@@ -368,8 +377,8 @@ mod tests {
         fn hints_are_the_words_of_each_line(parts in proptest::collection::vec(
             proptest::sample::select(vec![
                 "autoboot", "oard", " reached after ", "@", "\n", "a", "d", " ", "b", "e",
-                "o", "oa", "ob", "ea", "eb", "reached", "auto", "boot", "x.target", "oar",
-                "autobo", " reached", "after ",
+                "o", "h", "r", "oa", "ob", "ea", "oor", "oxo", "axh", "ach", "reached",
+                "auto", "boot", "x.target", "oar", "autobo", " reached", "after ",
             ]),
             0..200,
         ), cuts in proptest::collection::vec(0usize..4000, 0..40)) {
