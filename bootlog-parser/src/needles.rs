@@ -166,12 +166,14 @@ fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
             .and_then(|s| chunk.get(s..s + word.len()))
             .is_some_and(|b| b == word)
     };
-    let bit = match (chunk[q], chunk.get(q + 2)) {
-        (b'@', _) => AT,
-        (b'o', Some(b'r')) if is(b"oard", 0) => OARD,
-        (b'o', Some(b'o')) if is(b"autoboot", 3) => AUTOBOOT,
-        (b'a', Some(b'h')) if is(b" reached after ", 3) => REACHED,
-        _ => return,
+    let bit = match chunk[q] {
+        b'@' => AT,
+        first => match (first, chunk.get(q + 2)) {
+            (b'o', Some(b'r')) if is(b"oard", 0) => OARD,
+            (b'o', Some(b'o')) if is(b"autoboot", 3) => AUTOBOOT,
+            (b'a', Some(b'h')) if is(b" reached after ", 3) => REACHED,
+            _ => return,
+        },
     };
     found.push((q, bit));
 }
