@@ -91,9 +91,63 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
     stamp_after_bracket(b)
 }
 
-/// [`stamp_len`] of a `b` that starts with `[`.
+/// [`stamp_len`] of a `b` that starts with `[`: the kernel's own `[%5lu.%06lu]` layout by
+/// [`stamp_fixed`], anything else by [`stamp_general`].
 #[inline(never)]
 fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
+    match stamp_fixed(b) {
+        Some(s) => Some(s),
+        None => stamp_general(b),
+    }
+}
+
+/// [`stamp_len`] of a `[`-text laid out as printk prints its stamps, `[%5lu.%06lu]` (blanks,
+/// then 1 to 5 digits, filling 5 bytes; `.`; 6 digits; `]`), checked with two 8-byte words
+/// and no loop; `None` for any other text, which [`stamp_general`] then reads. Where it
+/// answers, it answers what `stamp_general` does: the same digits, the same sum (`decimal`
+/// of 6 places is a division by 1e6).
+#[inline(always)]
+fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    // Bytes 6..14, `.`, six digits, `]`, xor the layout: zeros at the ends, digit values
+    // between. (`+ 0x76` sets a byte's high bit when it is past 9; a byte of 0x80 or more
+    // has it already, and the carry it may send up only flags more: either way it is out.)
+    let frac = word_at(b, 6)? ^ u64::from_le_bytes(*b".000000]");
+    const ENDS: u64 = 0xFF00_0000_0000_00FF;
+    if ((frac.wrapping_add(LO * 0x76) | frac) & HI) | (frac & ENDS) != 0 {
+        return None;
+    }
+    // Bytes 0..8: `[`, the 5-byte seconds field, `.`, a digit. The field's blanks (exact
+    // per byte: no carries) must all come before its first digit, and byte 5 be a digit.
+    let head = word_at(b, 0)?;
+    let y = head ^ (LO * u64::from(b' '));
+    let blank = !(((y & !HI).wrapping_add(!HI) | y) & HI) & 0x0000_8080_8080_8000;
+    let run = (blank >> 15).wrapping_mul(0xFF);
+    if run & run.wrapping_add(1) != 0 || blank & (HI << 40) != 0 {
+        return None;
+    }
+    // Leading blanks made `0` (a leading zero changes nothing), then all five digits.
+    let field = ((head | (blank >> 3)) ^ (LO * u64::from(b'0'))) & 0x0000_FFFF_FFFF_FF00;
+    if (field.wrapping_add(LO * 0x76) | field) & HI != 0 {
+        return None;
+    }
+    let secs = six_digits(field) as f64 + six_digits(frac >> 8) as f64 / POW10[6];
+    Some((secs, 14))
+}
+
+/// The number whose six decimal digits are the values of bytes 0..6 of `v` (each 0..=9,
+/// first byte the most significant; bytes 6 and 7 zero).
+#[inline(always)]
+fn six_digits(v: u64) -> u64 {
+    // Byte pairs: 10 * a digit + the next, in bytes 0, 2, 4 (no byte passes 99).
+    let p = (v.wrapping_mul(10) + (v >> 8)) & 0x0000_00FF_00FF_00FF;
+    (p & 0xFF) * 10_000 + ((p >> 16) & 0xFF) * 100 + (p >> 32)
+}
+
+/// [`stamp_len`] of a `b` that starts with `[`, any layout.
+#[inline(never)]
+fn stamp_general(b: &[u8]) -> Option<(f64, usize)> {
     let mut i = 1;
     // The blanks that pad the seconds, a word at a time, then any rest (tabs) by bytes.
     if let Some(w) = word_at(b, 1) {
@@ -552,6 +606,64 @@ mod tests {
                 stamp_digits(&b, i).map(|(v, n)| (v.to_bits(), n)),
                 "{:?}", String::from_utf8_lossy(&b)
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// The fixed-layout stamp reader answers what the general one does wherever it
+        /// answers, and `stamp_len` stays the byte loop, on texts shaped like printk stamps
+        /// (5-byte seconds fields, 6 fraction digits) and their near misses.
+        #[test]
+        fn fixed_stamp_is_the_general_reader(
+            pad in 0usize..6,
+            digits in "[0-9]{8}",
+            frac in "[0-9]{6}",
+            tail in "[ a-z\\]]{0,3}",
+            edits in proptest::collection::vec(
+                (1usize..16, proptest::sample::select(b"0 9/:.]\t\xfa\xff".to_vec())),
+                0..3,
+            ),
+        ) {
+            // `[%5lu.%06lu]` with `pad` blanks, then bytes overwritten here and there.
+            let field = format!("{}{}", " ".repeat(pad), &digits[..5usize.saturating_sub(pad)]);
+            let mut b = format!("[{field}.{frac}]{tail}").into_bytes();
+            for (at, c) in edits {
+                if at < b.len() {
+                    b[at] = c;
+                }
+            }
+            if let Some(fast) = stamp_fixed(&b) {
+                let general = stamp_general(&b);
+                proptest::prop_assert_eq!(Some((fast.0.to_bits(), fast.1)), general.map(|(v, n)| (v.to_bits(), n)));
+            }
+            let i = 1 + b[1..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+            proptest::prop_assert_eq!(
+                stamp_len(&b).map(|(v, n)| (v.to_bits(), n)),
+                stamp_digits(&b, i).map(|(v, n)| (v.to_bits(), n)),
+                "{:?}", String::from_utf8_lossy(&b)
+            );
+        }
+    }
+
+    #[test]
+    fn fixed_stamps() {
+        for (t, v) in [
+            ("[    0.000000]", 0.0),
+            ("[    1.962102] x", 1.962102),
+            ("[12345.000001]", 12345.000001),
+            ("[  123.456789]]", 123.456789),
+        ] {
+            assert_eq!(stamp_fixed(t.as_bytes()), Some((v, 14)), "{t}");
+        }
+        for t in [
+            "[     .000000]",
+            "[ 1 23.456789]",
+            "[\t   1.000000]",
+            "[    1.00000]",
+            "[    1.000000",
+            "[ 123456.000001]",
+        ] {
+            assert_eq!(stamp_fixed(t.as_bytes()), None, "{t}");
         }
     }
 
