@@ -134,8 +134,34 @@ fn us_nom(v: &str) -> Option<u64> {
     d.parse().ok()
 }
 
-/// Whether `t` holds `2nd stage bootloader` (a search for its first byte, then a compare).
+/// Whether `t` holds `2nd stage bootloader`: 8 bytes a step for a `2` (a match can only
+/// start 20 or more bytes before the end), then a compare at the first `2` of the step.
+/// Most `S` lines hold none, and were paying a `memchr` call for the answer.
+#[inline(never)]
 fn has_2nd_stage(t: &str) -> bool {
+    const W: &[u8] = b"2nd stage bootloader";
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i + W.len() <= b.len() {
+        // In bounds: `i + 8 <= b.len()` as `W` is longer than a word.
+        let m = ascii::word_at(b, i).map_or(0, |w| ascii::eq_mask(w, b'2'));
+        if m == 0 {
+            i += 8;
+            continue;
+        }
+        // The first `2` of the step (`eq_mask` is exact up to it).
+        let k = i + (m.trailing_zeros() / 8) as usize;
+        if b[k..].starts_with(W) {
+            return true;
+        }
+        i = k + 1;
+    }
+    false
+}
+
+/// The `memchr` search [`has_2nd_stage`] stands in for.
+#[cfg(test)]
+fn has_2nd_stage_memchr(t: &str) -> bool {
     const W: &[u8] = b"2nd stage bootloader";
     let b = t.as_bytes();
     memchr::memchr_iter(b'2', b).any(|i| b[i..].starts_with(W))
@@ -144,16 +170,21 @@ fn has_2nd_stage(t: &str) -> bool {
 /// Classifies a line (leading blanks already removed).
 #[inline]
 pub fn line(t: &str) -> Option<SblLine<'_>> {
-    // The first two bytes of every prefix below (`S` lines may hold `2nd stage bootloader`
-    // anywhere): other lines are turned away without a call.
-    if !matches!(
+    // `S` lines (many: `Starting ...`) match only with `SBL Revision:`, `Starting linux` or
+    // `2nd stage bootloader` anywhere: checked here, so the rest go without a call to
+    // `line_full`. Other lines: the first two bytes of every prefix below.
+    if t.as_bytes().first() == Some(&b'S') {
+        if !(t.starts_with("SBL Revision:") || t.starts_with("Starting linux") || has_2nd_stage(t))
+        {
+            return None;
+        }
+    } else if !matches!(
         t.as_bytes().get(..2),
         Some(
             [b'K', b'P']
                 | [b'[', b'B' | b'K']
                 | [b'f', b'x']
                 | [b'*', b'*']
-                | [b'S', _]
                 | [b'M', b'C']
                 | [b'c', b'y']
                 | [b'D', b'e']
@@ -262,6 +293,7 @@ mod tests {
             for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}"), long.clone()] {
                 proptest::prop_assert_eq!(us(&t), us_nom(&t), "{:?}", t);
                 proptest::prop_assert_eq!(has_2nd_stage(&t), t.contains("2nd stage bootloader"));
+                proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_memchr(&t));
                 let slow = t.split_once(" :").or_else(|| t.split_once(':')).map(|(k, v)| (k.trim(), v.trim()));
                 proptest::prop_assert_eq!(kv(&t), slow, "{:?}", t);
             }
