@@ -33,33 +33,68 @@ pub fn line(t: &str) -> Option<RpiLine<'_>> {
 
 /// [`line`] without the two-byte check.
 fn line_full(t: &str) -> Option<RpiLine<'_>> {
-    if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
-        return Some(RpiLine::Bootloader(
-            word_after(r, "VERSION:")?,
-            word_after(r, "DATE:"),
-        ));
-    }
-    if let Some(r) = t.strip_prefix("Firmware: ") {
-        return Some(RpiLine::Firmware(r.trim()));
-    }
-    if let Some(r) = t.strip_prefix("Starting ") {
-        let w = crate::ascii::first_word(r)?;
-        if w.starts_with("start") && w.ends_with(".elf") {
-            return Some(RpiLine::StartingFirmware(w));
+    // The four prefixes start with four different bytes: one look picks the only one that
+    // may match. (The chain of `strip_prefix` it replaced is kept as `line_full_ref`.)
+    match t.as_bytes().first()? {
+        b'R' => {
+            let r = t.strip_prefix("RPi: BOOTLOADER")?;
+            Some(RpiLine::Bootloader(
+                word_after(r, "VERSION:")?,
+                word_after(r, "DATE:"),
+            ))
         }
-    }
-    if let Some(r) = t.strip_prefix("Loaded '") {
-        let name = r.split('\'').next()?;
-        if name.starts_with("kernel") || name.ends_with(".img") {
-            return Some(RpiLine::LoadedKernel(name));
+        b'F' => t
+            .strip_prefix("Firmware: ")
+            .map(|r| RpiLine::Firmware(r.trim())),
+        b'S' => {
+            // `start*.elf` as the first word: most `Starting ...` lines are turned away by
+            // its first five bytes before the word's end is looked for.
+            let r = crate::ascii::trim_start_ws(t.strip_prefix("Starting ")?);
+            if !r.starts_with("start") {
+                return None;
+            }
+            let w = &r[..crate::ascii::word_end(r)];
+            w.ends_with(".elf").then_some(RpiLine::StartingFirmware(w))
         }
+        b'L' => {
+            let r = t.strip_prefix("Loaded '")?;
+            let name = r.split('\'').next()?;
+            (name.starts_with("kernel") || name.ends_with(".img"))
+                .then_some(RpiLine::LoadedKernel(name))
+        }
+        _ => None,
     }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `strip_prefix` chain [`line_full`] stands in for.
+    fn line_full_ref(t: &str) -> Option<RpiLine<'_>> {
+        if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
+            return Some(RpiLine::Bootloader(
+                word_after(r, "VERSION:")?,
+                word_after(r, "DATE:"),
+            ));
+        }
+        if let Some(r) = t.strip_prefix("Firmware: ") {
+            return Some(RpiLine::Firmware(r.trim()));
+        }
+        if let Some(r) = t.strip_prefix("Starting ") {
+            let w = crate::ascii::first_word(r)?;
+            if w.starts_with("start") && w.ends_with(".elf") {
+                return Some(RpiLine::StartingFirmware(w));
+            }
+        }
+        if let Some(r) = t.strip_prefix("Loaded '") {
+            let name = r.split('\'').next()?;
+            if name.starts_with("kernel") || name.ends_with(".img") {
+                return Some(RpiLine::LoadedKernel(name));
+            }
+        }
+        None
+    }
 
     proptest::proptest! {
         /// The two-byte check turns away no line the grammar matches.
@@ -73,6 +108,22 @@ mod tests {
         ) {
             let t = format!("{}{}{rest}", a as char, b as char);
             proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
+            proptest::prop_assert_eq!(line_full(&t), line_full_ref(&t), "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The first-byte dispatch is the `strip_prefix` chain on lines made of the grammar's
+        /// own words and blanks (Unicode ones too).
+        #[test]
+        fn dispatch_is_the_prefix_chain(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "Starting ", "start", "start4.elf", ".elf", "elf", " ", "\t", "\u{a0}", "Disk", "Loaded '",
+                "kernel", ".img", "'", "Firmware: ", "RPi: BOOTLOADER", "VERSION:", "DATE:", "x", "S",
+            ]), 0..6),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(line(&t), line_full_ref(&t), "{:?}", t);
         }
     }
 
