@@ -141,6 +141,9 @@ fn two(i: &str) -> IResult<&str, u32> {
 /// has one); [`clock_time_nom`] is the reference a proptest compares it with.
 fn clock_time(i: &str) -> IResult<&str, f64> {
     let b = i.as_bytes();
+    if let Some(r) = clock_time_words(b) {
+        return Ok((&i[r.1..], r.0));
+    }
     let d = |k: usize| {
         b.get(k)
             .filter(|c| c.is_ascii_digit())
@@ -171,6 +174,35 @@ fn clock_time(i: &str) -> IResult<&str, f64> {
         }
     }
     Ok((&i[8..], whole))
+}
+
+/// [`clock_time`] of the common shape, `HH:MM:SS.f` with 1 to 7 fraction digits and 8
+/// bytes to read after the `.`, by 8-byte words: the seconds and the length; `None` for
+/// anything else (the byte reader decides those). The same value: `fraction` of under 8
+/// digits is `decimal` of their integer.
+#[inline]
+fn clock_time_words(b: &[u8]) -> Option<(f64, usize)> {
+    use crate::linux::{decimal, digit_run, digits_value};
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    // `HH:MM:SS` xor its layout: the colons zero, the digits their values (each at most 9:
+    // `+ 0x76` sets the high bit of a byte past 9, and bytes of 0x80 or more have it).
+    let x = crate::ascii::word_at(b, 0)? ^ u64::from_le_bytes(*b"00:00:00");
+    if ((x.wrapping_add(LO * 0x76) | x) & HI) | (x & 0x0000_FF00_00FF_0000) != 0 {
+        return None;
+    }
+    let byte = |k: u32| (x >> (8 * k)) as u32 & 0xFF;
+    let two = |k: u32| byte(k) * 10 + byte(k + 1);
+    let whole = (two(0) * 3600 + two(3) * 60 + two(6)) as f64;
+    if b.get(8) != Some(&b'.') {
+        return None;
+    }
+    let f = crate::ascii::word_at(b, 9)?;
+    let n = digit_run(f);
+    if n == 0 || n == 8 {
+        return None;
+    }
+    Some((whole + decimal(digits_value(f, n), n)?, 9 + n))
 }
 
 /// The nom grammar [`clock_time`] stands in for.
@@ -442,6 +474,26 @@ mod tests {
             let slow = clock_time_nom(&t).ok().map(|(r, v)| (r, v.to_bits()));
             proptest::prop_assert_eq!(fast, slow, "{:?}", t);
             }
+        }
+
+        /// The word reader's shape (`HH:MM:SS.f`, 8 bytes after the `.`) and its near misses.
+        #[test]
+        fn word_clock_time_is_the_nom_grammar(
+            clock in "[0-9]{2}:[0-9]{2}:[0-9]{2}",
+            frac in "[0-9]{0,9}",
+            tail in "[:x .0-9a]{0,9}",
+            edit in proptest::option::of((0usize..20, proptest::sample::select(b"0:9./ \xfa".to_vec()))),
+        ) {
+            let mut b = format!("{clock}.{frac}{tail}").into_bytes();
+            if let Some((at, c)) = edit {
+                if at < b.len() && c < 0x80 {
+                    b[at] = c;
+                }
+            }
+            let t = String::from_utf8(b).unwrap();
+            let fast = clock_time(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            let slow = clock_time_nom(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
         }
 
         #[test]

@@ -166,7 +166,7 @@ fn stamp_general(b: &[u8]) -> Option<(f64, usize)> {
 /// that is not (8 when all are). A borrow or carry between bytes only reaches bytes after a
 /// non-digit, so the first flagged byte is exact.
 #[inline]
-fn digit_run(w: u64) -> usize {
+pub(crate) fn digit_run(w: u64) -> usize {
     const HI_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
     const THREES: u64 = 0x3030_3030_3030_3030;
     // Non-zero bytes: a high nibble other than 3, or 3 with a low nibble past 9.
@@ -186,7 +186,7 @@ fn first_nonzero_byte(m: u64) -> usize {
 /// The value of the first `n` (1..=8) bytes of `w`, all ASCII digits, first byte the most
 /// significant: the digits shifted to the top (zeros before them), then summed in pairs.
 #[inline]
-fn digits_value(w: u64, n: usize) -> u64 {
+pub(crate) fn digits_value(w: u64, n: usize) -> u64 {
     let keep = if n == 8 { !0 } else { (1u64 << (8 * n)) - 1 };
     let mut v = (w.wrapping_sub(0x3030_3030_3030_3030) & keep) << (8 * (8 - n));
     v = (v & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(2561) >> 8;
