@@ -348,6 +348,50 @@ fn func_name(s: &str) -> &str {
         .map_or(s, |k| &s[..i + k])
 }
 
+/// Where the first `+`, byte below 0x21 or byte of 0x80 or more of `b` is (`b.len()` when
+/// none), 8 bytes a step: where a function name may end. initcall_debug lines name a
+/// function in every `calling` and `initcall` line.
+fn name_stop(b: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    let mut i = 0;
+    while let Some(x) = word_at(b, i) {
+        // Each flag is exact up to its first byte, so the lowest of them is exact.
+        let m = eq_mask(x, b'+') | (x.wrapping_sub(LO * 0x21) & !x & HI) | (x & HI);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i..]
+        .iter()
+        .position(|&c| c == b'+' || c < 0x21 || c >= 0x80)
+        .unwrap_or(b.len() - i)
+}
+
+/// `(func_name(w).len(), w.len())` for `w` the first word of `s` (`&s[..word_end(s)]`),
+/// from one [`name_stop`] scan.
+fn name_and_word_end(s: &str) -> (usize, usize) {
+    let b = s.as_bytes();
+    let stop = name_stop(b);
+    // `s[..stop]` is ASCII without blanks or `+`: `stop` is a char boundary.
+    let word = stop + crate::ascii::word_end(&s[stop..]);
+    if b.get(stop) == Some(&b'+') {
+        return (stop, word);
+    }
+    (stop + func_name(&s[stop..word]).len(), word)
+}
+
+/// `func_name(w)` for `w` the first word of `s` (which starts with no blank): the name ends
+/// at a `+` or an ASCII blank, which [`name_stop`] finds without looking for the word's end.
+fn name_of_first_word(s: &str) -> &str {
+    let stop = name_stop(s.as_bytes());
+    match s.as_bytes().get(stop) {
+        None | Some(b'+' | b' ' | b'\t'..=b'\r') => &s[..stop],
+        _ => &s[..name_and_word_end(s).0],
+    }
+}
+
 #[cfg(test)]
 fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
     let (i, (_, f, _, _, ret, _, _, us, _)) = tuple((
@@ -383,11 +427,12 @@ fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
         s.split_at(n)
     }
     let r = m.strip_prefix("initcall ")?;
-    let f_len = crate::ascii::word_end(r);
+    let (name_len, f_len) = name_and_word_end(r);
     if f_len == 0 {
         return None;
     }
-    let (f, r) = r.split_at(f_len);
+    let name = &r[..name_len];
+    let r = &r[f_len..];
     let r = space0(r.strip_prefix(" returned ")?);
     let neg = usize::from(r.starts_with('-'));
     let (d, _) = digits(&r[neg..]);
@@ -417,11 +462,7 @@ fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
     } else {
         us.parse().unwrap_or(0)
     };
-    Some(KernelLine::Initcall {
-        name: func_name(f),
-        ret,
-        usecs,
-    })
+    Some(KernelLine::Initcall { name, ret, usecs })
 }
 
 /// Classifies a kernel message (the text after the printk stamp, or a whole line).
@@ -476,7 +517,11 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
         }
         b'c' => {
             let r = m.strip_prefix("calling ")?;
-            Some(KernelLine::Calling(func_name(crate::ascii::first_word(r)?)))
+            let w = crate::ascii::trim_start_ws(r);
+            if w.is_empty() {
+                return None;
+            }
+            Some(KernelLine::Calling(name_of_first_word(w)))
         }
         b'i' => initcall_fast(m),
         _ => None,
@@ -558,6 +603,23 @@ mod tests {
         ) {
             let t = format!("{}{}{rest}", a as char, b as char);
             proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass name and word end are `func_name` of `word_end`'s word.
+        #[test]
+        fn name_and_word_end_is_func_name_of_the_word(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "pci_subsys_init", "+0x0/0x90", "+", " ", "\t", "\x01", "\u{a0}", "\u{3000}", "é", "x", "returned",
+                "abcdefgh", "_", "0x1f",
+            ]), 0..7),
+        ) {
+            let s = parts.concat();
+            let word = crate::ascii::word_end(&s);
+            proptest::prop_assert_eq!(name_and_word_end(&s), (func_name(&s[..word]).len(), word), "{:?}", s);
+            let w = crate::ascii::trim_start_ws(&s);
+            proptest::prop_assert_eq!(name_of_first_word(w), func_name(&w[..crate::ascii::word_end(w)]), "{:?}", s);
         }
     }
 

@@ -53,7 +53,7 @@ fn line_full(t: &str) -> Option<RpiLine<'_>> {
             if !r.starts_with("start") {
                 return None;
             }
-            let w = &r[..crate::ascii::word_end(r)];
+            let w = crate::ascii::first_word(r)?;
             w.ends_with(".elf").then_some(RpiLine::StartingFirmware(w))
         }
         b'L' => {
