@@ -121,6 +121,10 @@ fn grabserial_t(i: &str) -> IResult<&str, f64> {
     Ok((&i[e2 + 1..], v))
 }
 
+/// A number [`grabserial_words`] read: the words holding its whole and fraction digits and
+/// how many each holds, and where the number ends.
+type WordNumber = (u64, usize, u64, usize, usize);
+
 /// [`grabserial_t`] of a `[`-text whose numbers have under 8 digits on each side of their
 /// `.`, read 8 bytes a word: `Some` with the answer (the end of the stamp and the value, or
 /// `None` for no stamp) when it could decide, `None` to leave it to the byte reader (a blank
@@ -132,7 +136,7 @@ fn grabserial_words(b: &[u8]) -> Option<Option<(usize, f64)>> {
     use crate::linux::{decimal, digit_run, digits_value};
     // `digits(.digits)?` at `k`: the digit words and counts, and the end; `None` undecided,
     // `Some(None)` no number.
-    let number = |k: usize| -> Option<Option<(u64, usize, u64, usize, usize)>> {
+    let number = |k: usize| -> Option<Option<WordNumber>> {
         let w = word_at(b, k)?;
         let n = digit_run(w);
         if n == 8 {

@@ -365,7 +365,7 @@ fn name_stop(b: &[u8]) -> usize {
     }
     i + b[i..]
         .iter()
-        .position(|&c| c == b'+' || c < 0x21 || c >= 0x80)
+        .position(|&c| c == b'+' || !(0x21..0x80).contains(&c))
         .unwrap_or(b.len() - i)
 }
 
