@@ -106,6 +106,17 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
     {
         return None;
     }
+    // `St` lines (many `Starting ...`) are answered here without a call: only the two
+    // hand-off lines match.
+    if t.as_bytes().get(..2) == Some(b"St") {
+        return if t.starts_with("Starting kernel") {
+            Some(UbootLine::StartingKernel)
+        } else if t.starts_with("Starting ATF") {
+            Some(UbootLine::StartingAtf)
+        } else {
+            None
+        };
+    }
     line_full(t, hints)
 }
 
