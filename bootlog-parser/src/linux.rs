@@ -97,7 +97,10 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
 fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
     match stamp_fixed(b) {
         Some(s) => Some(s),
-        None => stamp_general(b),
+        // A stamp has a blank or a digit after its `[`: `[BOOTLOADER_PROFILE]`, `[KPI]`,
+        // `[FAILED]` and the like are turned away without the general reader.
+        None if matches!(b.get(1), Some(b' ' | b'\t' | b'0'..=b'9')) => stamp_general(b),
+        None => None,
     }
 }
 
