@@ -421,51 +421,69 @@ fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
 /// The `initcall` grammar by hand (initcall_debug prints one per initcall: thousands per
 /// boot); the same language and values as the nom [`initcall`], which a proptest compares.
 fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
-    fn space0(s: &str) -> &str {
-        let n = s.bytes().take_while(|&c| c == b' ' || c == b'\t').count();
-        &s[n..]
-    }
-    fn digits(s: &str) -> (&str, &str) {
-        let n = s.bytes().take_while(u8::is_ascii_digit).count();
-        s.split_at(n)
-    }
     let r = m.strip_prefix("initcall ")?;
     let (name_len, f_len) = name_and_word_end(r);
     if f_len == 0 {
         return None;
     }
-    let name = &r[..name_len];
-    let r = &r[f_len..];
-    let r = space0(r.strip_prefix(" returned ")?);
-    let neg = usize::from(r.starts_with('-'));
-    let (d, _) = digits(&r[neg..]);
-    if d.is_empty() {
+    // The rest by byte index: ` returned `, blanks, `-`?, digits, ` after `, blanks, digits,
+    // ` usecs`. Each digit run is folded as it is read (wrapping: runs over 18 digits, which
+    // may not fit, are parsed from their text below).
+    let b = r.as_bytes();
+    let blanks = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let digits = |mut i: usize| {
+        let mut v = 0u64;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        (v, i)
+    };
+    if !b[f_len..].starts_with(b" returned ") {
         return None;
     }
-    let (ret, r) = r.split_at(neg + d.len());
-    let r = space0(r.strip_prefix(" after ")?);
-    let (us, r) = digits(r);
-    if us.is_empty() || !r.starts_with(" usecs") {
+    let sign = blanks(f_len + " returned ".len());
+    let neg = b.get(sign) == Some(&b'-');
+    let ds = sign + usize::from(neg);
+    let (ret, de) = digits(ds);
+    if de == ds || !b[de..].starts_with(b" after ") {
         return None;
     }
-    // Up to 18 digits fit both types: fold them; longer runs parse (0 on overflow).
-    let fold = |d: &str| d.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0'));
-    let ret = if d.len() <= 18 {
-        let v = fold(d) as i64;
-        if neg == 1 {
+    let us_start = blanks(de + " after ".len());
+    let (usecs, ue) = digits(us_start);
+    if ue == us_start || !b[ue..].starts_with(b" usecs") {
+        return None;
+    }
+    // Up to 18 digits fit both types; longer runs parse (0 on overflow).
+    let ret = if de - ds <= 18 {
+        let v = ret as i64;
+        if neg {
             -v
         } else {
             v
         }
     } else {
-        ret.parse().unwrap_or(0)
+        r[sign..de].parse().unwrap_or(0)
     };
-    let usecs = if us.len() <= 18 {
-        fold(us)
+    let usecs = if ue - us_start <= 18 {
+        usecs
     } else {
-        us.parse().unwrap_or(0)
+        r[us_start..ue].parse().unwrap_or(0)
     };
-    Some(KernelLine::Initcall { name, ret, usecs })
+    Some(KernelLine::Initcall {
+        name: &r[..name_len],
+        ret,
+        usecs,
+    })
 }
 
 /// Classifies a kernel message (the text after the printk stamp, or a whole line).
