@@ -230,11 +230,40 @@ fn grouped_fast(b: &[u8]) -> Option<(u64, usize)> {
 }
 
 /// `space0 grouped` and `space1` after it, by hand: the number and the rest after the blanks.
+/// One pass folding the digits as they come (wrapping); a number of over 19 digits, which may
+/// not fit, is read again by the checked [`grouped_fast`].
 fn grouped_then_blanks(t: &str) -> Option<(u64, &str)> {
     let b = t.as_bytes();
     let s = blanks(b);
-    let (v, n) = grouped_fast(&b[s..])?;
-    let e = s + n;
+    let mut i = s;
+    let mut v = 0u64;
+    let mut digits = 0;
+    let e = loop {
+        let start = i;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        digits += i - start;
+        if i == start {
+            // No digits: none at all is no number; none after a `,` leaves the `,` out.
+            if start == s {
+                return None;
+            }
+            break start - 1;
+        }
+        if b.get(i) != Some(&b',') {
+            break i;
+        }
+        i += 1;
+    };
+    if digits > 19 {
+        v = grouped_fast(&b[s..])?.0;
+    }
     let sp = blanks(&b[e..]);
     (sp > 0).then(|| (v, &t[e + sp..]))
 }
