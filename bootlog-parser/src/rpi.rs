@@ -28,6 +28,13 @@ pub fn line(t: &str) -> Option<RpiLine<'_>> {
     ) {
         return None;
     }
+    // `Starting ` then an ASCII byte that is neither a blank nor the `s` of `start*.elf`
+    // (most `Starting ...` lines): no match, said without a call.
+    if let Some(&c) = t.as_bytes().get(9) {
+        if c != b's' && c.is_ascii_graphic() && t.starts_with("Starting ") {
+            return None;
+        }
+    }
     line_full(t)
 }
 
