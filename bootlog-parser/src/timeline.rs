@@ -505,12 +505,6 @@ impl State {
             self.printk(n, host, p);
             return;
         }
-        self.classify_text(n, host, t);
-    }
-
-    /// [`State::classify`] of a text without a printk stamp: the grammars in order.
-    #[inline(never)]
-    fn classify_text(&mut self, n: u64, host: Option<f64>, t: &str) {
         // Only the grammars the first byte and the line's words allow (see `gate`), in order.
         // (This also fixes `self.hints` for the handlers below that read it.)
         let hints = self.hints();
