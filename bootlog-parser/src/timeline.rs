@@ -1146,24 +1146,100 @@ impl Builder {
     /// Back to an empty builder for the next boot, keeping the buffers' capacity (and the
     /// warnings [`Builder::finish`] left, those of a boot that never started).
     fn reset(&mut self) {
-        let old = std::mem::take(self);
-        let ob = old.boot;
-        let b = &mut self.boot;
-        b.warnings = ob.warnings;
-        b.sbl_profile = cleared(ob.sbl_profile);
-        b.sbl_total_us = cleared(ob.sbl_total_us);
-        b.bootstage_accumulated = cleared(ob.bootstage_accumulated);
-        b.bootstage_reports = cleared(ob.bootstage_reports);
-        b.initcalls = cleared(ob.initcalls);
-        b.marks = cleared(ob.marks);
-        b.errors = cleared(ob.errors);
-        self.stages = cleared(old.stages);
-        self.calling = old.calling;
-        self.calling.clear();
-        self.sd_blame = cleared(old.sd_blame);
-        self.sd_chain = cleared(old.sd_chain);
-        self.sd_failed = cleared(old.sd_failed);
-        self.bootstage_buf = cleared(old.bootstage_buf);
+        // Field by field in place: taking the whole builder (`std::mem::take`) and moving the
+        // buffers back copies the large structs twice. Every field is named, so a new one
+        // cannot be forgotten; each ends as `Builder::default()` has it, buffers cleared.
+        let Builder {
+            boot,
+            started,
+            stages,
+            scale,
+            origin,
+            last_host,
+            ready_host,
+            bootstage,
+            cores_mode,
+            sbl_run,
+            sbl_run_has_data,
+            last_ts,
+            calling,
+            calling_open,
+            printk_offset,
+            seen_tfa,
+            fw_s,
+            fw_at_kernel,
+            lines,
+            sd_blame,
+            sd_chain,
+            sd_failed,
+            bootstage_buf,
+        } = self;
+        let Boot {
+            index,
+            complete,
+            lines: boot_lines,
+            stages: boot_stages,
+            components,
+            sbl_profile,
+            sbl_total_us,
+            bootstage: boot_bootstage,
+            bootstage_accumulated,
+            bootstage_reports,
+            initcalls,
+            kernel,
+            systemd,
+            login_prompt,
+            marks,
+            errors,
+            printk_offset_s,
+            warnings: _,
+        } = boot;
+        *index = 0;
+        *complete = false;
+        *boot_lines = (0, 0);
+        // Not filled by the builder (see `finish`): empty unless a boot never started.
+        if !boot_stages.is_empty() {
+            *boot_stages = Vec::new();
+        }
+        if !components.is_empty() {
+            *components = Default::default();
+        }
+        if !boot_bootstage.is_empty() {
+            *boot_bootstage = Vec::new();
+        }
+        sbl_profile.clear();
+        sbl_total_us.clear();
+        bootstage_accumulated.clear();
+        bootstage_reports.clear();
+        initcalls.clear();
+        *kernel = None;
+        *systemd = None;
+        *login_prompt = None;
+        marks.clear();
+        errors.clear();
+        *printk_offset_s = None;
+        *started = false;
+        stages.clear();
+        *scale = None;
+        *origin = None;
+        *last_host = None;
+        *ready_host = None;
+        *bootstage = None;
+        *cores_mode = false;
+        *sbl_run = 0;
+        *sbl_run_has_data = false;
+        *last_ts = None;
+        calling.clear();
+        *calling_open = false;
+        *printk_offset = None;
+        *seen_tfa = false;
+        *fw_s = None;
+        *fw_at_kernel = None;
+        *lines = (0, 0);
+        sd_blame.clear();
+        sd_chain.clear();
+        sd_failed.clear();
+        bootstage_buf.clear();
     }
 
     /// Adds `rom` from power-on (host 0) to the first stage, when the host clock tells.
@@ -1621,12 +1697,6 @@ impl StringPool {
     }
 }
 
-/// A buffer emptied, its capacity kept.
-fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
-    v.clear();
-    v
-}
-
 /// Appends `n` in decimal (what `{n}` writes), without the formatting machinery.
 fn push_u64(s: &mut String, n: u64) {
     let mut buf = [0u8; 20];
@@ -1859,6 +1929,135 @@ mod tests {
             push_fixed6(&mut s, v);
             assert_eq!(s, format!("{v:.6}"), "{v:e}");
         }
+    }
+
+    /// Whether a builder is as `Builder::default()` has it, but for the boot's warnings.
+    fn is_fresh(b: &Builder) -> bool {
+        let boot = Boot {
+            warnings: b.boot.warnings.clone(),
+            ..Boot::default()
+        };
+        b.boot == boot
+            && !b.started
+            && b.stages.is_empty()
+            && b.scale.is_none()
+            && b.origin.is_none()
+            && b.last_host.is_none()
+            && b.ready_host.is_none()
+            && b.bootstage.is_none()
+            && !b.cores_mode
+            && b.sbl_run == 0
+            && !b.sbl_run_has_data
+            && b.last_ts.is_none()
+            && b.calling.is_empty()
+            && !b.calling_open
+            && b.printk_offset.is_none()
+            && !b.seen_tfa
+            && b.fw_s.is_none()
+            && b.fw_at_kernel.is_none()
+            && b.lines == (0, 0)
+            && b.sd_blame.is_empty()
+            && b.sd_chain.is_empty()
+            && b.sd_failed.is_empty()
+            && b.bootstage_buf.is_empty()
+    }
+
+    #[test]
+    fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
+        assert!(is_fresh(&Builder::default()));
+        let s = |t: &str| t.to_string();
+        let unit = SystemdUnit {
+            name: s("u"),
+            duration_s: Some(1.0),
+            at_s: None,
+        };
+        let record = BootstageRecord {
+            name: s("r"),
+            mark_us: 1,
+            elapsed_us: 2,
+        };
+        let mut b = Builder {
+            boot: Boot {
+                index: 3,
+                complete: true,
+                lines: (1, 2),
+                stages: vec![Stage {
+                    id: StageId::Uboot,
+                    start_s: None,
+                    end_s: None,
+                    duration_s: None,
+                    clock: Clock::Host,
+                    line: None,
+                    console_bytes: None,
+                }],
+                components: [(s("k"), s("v"))].into(),
+                sbl_profile: vec![SblPoint {
+                    run: 0,
+                    name: s("p"),
+                    duration_us: None,
+                    timestamp_us: None,
+                    src_line: None,
+                    cycle: None,
+                }],
+                sbl_total_us: vec![1],
+                bootstage: vec![record.clone()],
+                bootstage_accumulated: vec![BootstageAccum {
+                    name: s("a"),
+                    us: 1,
+                }],
+                bootstage_reports: vec![vec![record.clone()]],
+                initcalls: vec![Initcall {
+                    name: s("i"),
+                    duration_us: 1,
+                    ret: 0,
+                    ts_s: None,
+                }],
+                kernel: Some(KernelInfo::default()),
+                systemd: Some(SystemdInfo::default()),
+                login_prompt: Some(s("login:")),
+                marks: vec![Mark {
+                    kind: "m".into(),
+                    line: 1,
+                    host_s: None,
+                    target_s: None,
+                }],
+                errors: vec![s("e")],
+                printk_offset_s: Some(1.0),
+                warnings: vec![s("w")],
+            },
+            started: true,
+            stages: vec![OpenStage {
+                id: StageId::Kernel,
+                line: 1,
+                host: None,
+                bytes: 2,
+            }],
+            scale: Some(HostScale::Wall),
+            origin: Some(1.0),
+            last_host: Some(1.0),
+            ready_host: Some(1.0),
+            bootstage: Some(BootstageMode::Accumulated),
+            cores_mode: true,
+            sbl_run: 2,
+            sbl_run_has_data: true,
+            last_ts: Some(1.0),
+            calling: s("f"),
+            calling_open: true,
+            printk_offset: Some(1.0),
+            seen_tfa: true,
+            fw_s: Some(1.0),
+            fw_at_kernel: Some(1.0),
+            lines: (1, 2),
+            sd_blame: vec![unit.clone()],
+            sd_chain: vec![unit],
+            sd_failed: vec![s("f")],
+            bootstage_buf: vec![record],
+        };
+        assert!(!is_fresh(&b));
+        b.reset();
+        assert!(is_fresh(&b));
+        assert_eq!(b.boot.warnings, [s("w")]);
+        assert!(b.boot.initcalls.capacity() > 0 && b.sd_blame.capacity() > 0);
     }
 
     #[test]
