@@ -233,6 +233,12 @@ fn strip_prefixes(lead: &str) -> (Option<f64>, &str) {
 fn strip_prefixes_slow(lead: &str) -> (Option<f64>, &str) {
     let (fw, text) = match hoststamp::strip_rpi(lead) {
         Some((fw, rest)) => (Some(fw), rest),
+        // Without a firmware stamp only a syslog `<`, a `\xNN` escape or a U+FFFD (0xEF
+        // first) can start a prefix; the text starts with no blank, so the other strippers
+        // would return it whole (most of these lines: bootstage rows, `M...` words).
+        None if !matches!(lead.as_bytes().first(), Some(b'<' | b'\\' | 0xEF)) => {
+            return (None, lead)
+        }
         None => (None, lead),
     };
     let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
@@ -1888,6 +1894,34 @@ mod tests {
                 got += 1;
             }
             assert_eq!(got, whole.len());
+        }
+    }
+
+    /// [`strip_prefixes_slow`] as it was before its shortcut: every stripper in turn.
+    fn strip_prefixes_reference(lead: &str) -> (Option<f64>, &str) {
+        let (fw, text) = match hoststamp::strip_rpi(lead) {
+            Some((fw, rest)) => (Some(fw), rest),
+            None => (None, lead),
+        };
+        let t = strip_junk(ascii::trim_start(hoststamp::strip_syslog(
+            ascii::trim_start(text),
+        )));
+        (fw, t)
+    }
+
+    proptest::proptest! {
+        /// The shortcut of [`strip_prefixes_slow`] gives what every stripper in turn gives, on
+        /// texts glued from prefixes, their near misses and blanks (starting with no blank).
+        #[test]
+        fn strip_prefixes_is_every_stripper(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "MESS:00:00:05.163105:0: ", "MESS:00:00:05:0:", "MESS:", "M", "Mark", "123456.789: ",
+            "123456.789:", "12345.6789: ", "1", "<6>", "<", "<12345>", ">", "\\x1f", "\\xg1", "\\x",
+            "\u{fffd}", "\u{e9}", "\u{20ac}", " ", "\t", "x", "U-Boot", "0x80",
+        ]), 0..6)) {
+            let text = parts.concat();
+            let lead = ascii::trim_start(&text);
+            proptest::prop_assert_eq!(strip_prefixes(lead), strip_prefixes_reference(lead));
+            proptest::prop_assert_eq!(strip_prefixes_slow(lead), strip_prefixes_reference(lead));
         }
     }
 
