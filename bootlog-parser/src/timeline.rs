@@ -15,7 +15,7 @@ use crate::needles::{self, NeedleIndex};
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 
 /// The ready pattern used when a profile gives none: a login prompt.
@@ -93,6 +93,13 @@ struct Builder {
     sd_failed: Vec<String>,
     /// The rows of the bootstage report being read, reused from report to report.
     bootstage_buf: Vec<BootstageRecord>,
+    /// This boot's components (`components_len` of them, first value kept, in the order
+    /// seen); the strings of the slots past them are left from earlier boots, rewritten in
+    /// place. [`Builder::finish`] puts them in the boot's map, a recycled one when it can.
+    components: Vec<(String, String)>,
+    components_len: usize,
+    /// [`keys_sig`] of this boot's component keys, to find a recycled map with the same.
+    components_sig: u64,
 }
 
 #[derive(PartialEq)]
@@ -620,12 +627,25 @@ impl State {
     }
 
     fn component(&mut self, key: &str, v: &str) {
-        // The first value stays; look up by `&str` so a repeat allocates nothing.
-        let c = &mut self.cur.boot.components;
-        if !c.contains_key(key) {
-            let pool = &mut self.bin.strings;
-            c.insert(pool.take(key), pool.take(v));
+        // The first value stays.
+        let b = &mut self.cur;
+        if b.has_component(key) {
+            return;
         }
+        match b.components.get_mut(b.components_len) {
+            Some((k, val)) => {
+                k.clear();
+                k.push_str(key);
+                val.clear();
+                val.push_str(v);
+            }
+            None => {
+                let pool = &mut self.bin.strings;
+                b.components.push((pool.take(key), pool.take(v)));
+            }
+        }
+        b.components_len += 1;
+        b.components_sig = b.components_sig.wrapping_add(key_sig(key));
     }
 
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
@@ -708,7 +728,7 @@ impl State {
                     // K3: a second SPL banner with no TF-A between is a reset, handled by open().
                     self.open(stage, n, host, None, "spl_banner");
                     if stage == StageId::ASpl
-                        && self.cur.boot.components.contains_key("uboot_spl")
+                        && self.cur.has_component("uboot_spl")
                         && self.first_spl == StageId::R5Spl
                     {
                         self.component("uboot_spl_a", version);
@@ -1179,6 +1199,9 @@ impl Builder {
             sd_chain,
             sd_failed,
             bootstage_buf,
+            components: _,
+            components_len,
+            components_sig,
         } = self;
         let Boot {
             index,
@@ -1246,6 +1269,51 @@ impl Builder {
         sd_chain.clear();
         sd_failed.clear();
         bootstage_buf.clear();
+        *components_len = 0;
+        *components_sig = 0;
+    }
+
+    /// Whether this boot has a component `key`.
+    fn has_component(&self, key: &str) -> bool {
+        self.components[..self.components_len]
+            .iter()
+            .any(|(k, _)| k == key)
+    }
+
+    /// This boot's components as a map: a recycled map with the same keys, its values
+    /// rewritten in place (no allocation, the common case of a log of like boots), else a
+    /// new one.
+    fn components_map(&self, bin: &mut Bin) -> BTreeMap<String, String> {
+        let have = &self.components[..self.components_len];
+        if have.is_empty() {
+            return BTreeMap::new();
+        }
+        // The newest candidate first. Keys are distinct on both sides: as many, each found,
+        // means the same keys. A mismatch found midway (signatures can collide) leaves some
+        // values rewritten, which is harmless: a map is only used once all are rewritten.
+        let sig = self.components_sig;
+        for i in (0..bin.maps.len()).rev() {
+            let (s, m) = &mut bin.maps[i];
+            if *s != sig || m.len() != have.len() {
+                continue;
+            }
+            let same = m
+                .iter_mut()
+                .all(|(mk, mv)| match have.iter().find(|(k, _)| k == mk) {
+                    Some((_, v)) => {
+                        mv.clear();
+                        mv.push_str(v);
+                        true
+                    }
+                    None => false,
+                });
+            if same {
+                return bin.maps.swap_remove(i).1;
+            }
+        }
+        have.iter()
+            .map(|(k, v)| (bin.strings.take(k), bin.strings.take(v)))
+            .collect()
     }
 
     /// Adds `rom` from power-on (host 0) to the first stage, when the host clock tells.
@@ -1311,6 +1379,7 @@ impl Builder {
                 ),
             ));
         }
+        let components = self.components_map(bin);
         let b = &mut self.boot;
         let held = &mut bin.held;
         let mut systemd = b.systemd.take();
@@ -1343,7 +1412,7 @@ impl Builder {
             complete: b.complete,
             lines: self.lines,
             stages,
-            components: std::mem::take(&mut b.components),
+            components,
             sbl_profile: hand_out(&mut b.sbl_profile, &mut bin.sbl_points, held),
             sbl_total_us: hand_out(&mut b.sbl_total_us, &mut bin.numbers, held),
             bootstage,
@@ -1495,6 +1564,17 @@ fn keep<T>(spares: &mut Vec<Vec<T>>, held: &mut usize, v: Vec<T>) {
     spares.push(v);
 }
 
+/// A key's share of the signature of a set of keys (their wrapping sum, so the order does not
+/// matter): equal sets have equal signatures; unequal ones mostly not (a match is checked).
+fn key_sig(k: &str) -> u64 {
+    let b = k.as_bytes();
+    let x = b.len() as u64
+        | u64::from(b.first().copied().unwrap_or(0)) << 16
+        | u64::from(b.last().copied().unwrap_or(0)) << 24
+        | u64::from(b.get(b.len() / 2).copied().unwrap_or(0)) << 32;
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// Vectors and strings of boots handed back by [`Parser::recycle`], cleared, for the boots
 /// still to be built: each reuse saves a malloc and a free, which mostly miss glibc's thread
 /// cache as a whole boot is freed at once. Bounded (see the constants), so memory stays flat.
@@ -1516,6 +1596,9 @@ struct Bin {
     marks: Vec<Vec<Mark>>,
     /// Errors, warnings and failed units.
     texts: Vec<Vec<String>>,
+    /// Components maps, whole, with the [`keys_sig`] of their keys, roughly oldest first (see
+    /// [`Builder::components_map`]).
+    maps: Vec<(u64, BTreeMap<String, String>)>,
 }
 
 impl Bin {
@@ -1523,6 +1606,9 @@ impl Bin {
     const MAX_VEC_BYTES: usize = 256 << 10;
     /// At most this many bytes of spare vectors are kept.
     const VEC_BUDGET: usize = 4 << 20;
+    /// At most this many components maps are kept (a log of many boards' boots has a few
+    /// sets of components; the bench log 12).
+    const MAX_MAPS: usize = 16;
 
     /// Takes a boot apart: its strings to the pool, its vectors (emptied) to the spares.
     fn recycle(&mut self, boot: Boot) {
@@ -1550,10 +1636,16 @@ impl Bin {
         let held = &mut self.held;
         stages.clear();
         keep(&mut self.stages, held, stages);
-        // Its map is not kept: emptying it entry by entry costs more than a new node.
-        for (k, v) in components {
-            pool.put(k);
-            pool.put(v);
+        // The map is kept whole, its strings in it: the next boot with the same components
+        // rewrites its values (see `Builder::components_map`).
+        if !components.is_empty() {
+            if self.maps.len() == Bin::MAX_MAPS {
+                pool.put_map(self.maps.remove(0).1);
+            }
+            let sig = components
+                .keys()
+                .fold(0u64, |a, k| a.wrapping_add(key_sig(k)));
+            self.maps.push((sig, components));
         }
         sbl_profile.drain(..).for_each(|p| pool.put(p.name));
         keep(&mut self.sbl_points, held, sbl_profile);
@@ -1685,6 +1777,14 @@ impl StringPool {
         s.push_str(": ");
         s.push_str(msg);
         s
+    }
+
+    /// Keeps the strings of a map for reuse (the map itself is freed).
+    fn put_map(&mut self, m: BTreeMap<String, String>) {
+        for (k, v) in m {
+            self.put(k);
+            self.put(v);
+        }
     }
 
     /// Keeps a string (cleared) for reuse, unless it is tiny or huge or its class is full.
@@ -1994,6 +2094,8 @@ mod tests {
             && b.sd_chain.is_empty()
             && b.sd_failed.is_empty()
             && b.bootstage_buf.is_empty()
+            && b.components_len == 0
+            && b.components_sig == 0
     }
 
     #[test]
@@ -2086,12 +2188,54 @@ mod tests {
             sd_chain: vec![unit],
             sd_failed: vec![s("f")],
             bootstage_buf: vec![record],
+            components: vec![(s("k"), s("v"))],
+            components_len: 1,
+            components_sig: key_sig("k"),
         };
         assert!(!is_fresh(&b));
         b.reset();
         assert!(is_fresh(&b));
         assert_eq!(b.boot.warnings, [s("w")]);
         assert!(b.boot.initcalls.capacity() > 0 && b.sd_blame.capacity() > 0);
+    }
+
+    #[test]
+    fn components_maps_are_reused_only_for_the_same_keys() {
+        // Keys whose signatures collide (the second byte is not in it): told apart anyway.
+        assert_eq!(key_sig("abcde"), key_sig("axcde"));
+        let mut p = Parser::new(&BoardProfile::generic());
+        let boot = |p: &mut Parser, comps: &[(&str, &str)]| {
+            let st = &mut p.state;
+            st.cur.started = true;
+            for (k, v) in comps {
+                st.component(k, v);
+            }
+            let maps = st.bin.maps.len();
+            st.end_boot();
+            let b = p.next_boot().expect("a boot");
+            let want: BTreeMap<String, String> = comps
+                .iter()
+                .rev()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            assert_eq!(b.components, want);
+            let reused = p.state.bin.maps.len() < maps;
+            p.recycle(b);
+            reused
+        };
+        // The first value of a key stays (`rev` above keeps the first).
+        assert!(!boot(&mut p, &[("k", "v1"), ("abcde", "1"), ("k", "v0")]));
+        assert!(!boot(&mut p, &[("axcde", "2"), ("k", "v2")]));
+        assert!(boot(&mut p, &[("abcde", "3"), ("k", "v3")]));
+        assert!(boot(&mut p, &[("k", "v4"), ("axcde", "4")]));
+        assert!(!boot(&mut p, &[("k", "v5")]));
+        assert!(!boot(&mut p, &[]));
+        assert!(boot(&mut p, &[("k", "v6")]));
+        // Bounded: the oldest maps go.
+        for i in 0..2 * Bin::MAX_MAPS {
+            boot(&mut p, &[(&format!("key{i}"), "v")]);
+        }
+        assert_eq!(p.state.bin.maps.len(), Bin::MAX_MAPS);
     }
 
     #[test]
