@@ -274,6 +274,13 @@ fn strip_junk(mut t: &str) -> &str {
     }
 }
 
+/// Whether a line is a bootstage report's `Mark Elapsed Stage` header, as [`uboot::line`]
+/// tells. Only a line starting `Mark` can be (the grammar's own first test for it): the
+/// others, such as the line that ends a report, skip the grammar and its `autoboot` search.
+fn is_columns_line(t: &str) -> bool {
+    t.starts_with("Mark") && matches!(uboot::line(t), Some(uboot::UbootLine::BootstageColumns))
+}
+
 fn is_default_ready(t: &str) -> bool {
     // Most lines end in neither `:` nor a blank: no trim needed to rule them out.
     match t.as_bytes().last() {
@@ -778,7 +785,7 @@ impl State {
                     });
                     return true;
                 }
-                if matches!(uboot::line(t), Some(uboot::UbootLine::BootstageColumns)) {
+                if is_columns_line(t) {
                     return true;
                 }
             }
@@ -2007,6 +2014,19 @@ mod tests {
             ascii::trim_start(text),
         )));
         (fw, t)
+    }
+
+    proptest::proptest! {
+        /// The columns line is told as [`uboot::line`] alone tells it.
+        #[test]
+        fn columns_line_needs_no_hints(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "Mark", "Elapsed", "Stage", " ", "\t", "Marks", "Hit any key to stop autoboot", "autoboot",
+            "Press SPACE to abort autoboot", "H", "P", "x", "Accumulated time:", "U-Boot 2024.01",
+        ]), 0..7)) {
+            let t = parts.concat();
+            let want = matches!(uboot::line(&t), Some(uboot::UbootLine::BootstageColumns));
+            proptest::prop_assert_eq!(is_columns_line(&t), want);
+        }
     }
 
     proptest::proptest! {
