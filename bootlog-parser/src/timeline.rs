@@ -1747,17 +1747,17 @@ impl StringPool {
     #[inline]
     fn empty(&mut self, len: usize) -> String {
         let k = Self::class_for(len);
-        // A string of the class, or of the next (at most four times the room needed).
-        for c in k..STRING_CLASSES.min(k + 2) {
-            if let Some(s) = self.classes[c].pop() {
-                return s;
-            }
+        if k >= STRING_CLASSES {
+            return String::with_capacity(len);
         }
-        String::with_capacity(if k < STRING_CLASSES {
-            MIN_CAP << k
-        } else {
-            len
-        })
+        // A string of the class, or of the next (at most four times the room needed).
+        if let Some(s) = self.classes[k].pop() {
+            return s;
+        }
+        if let Some(s) = self.classes.get_mut(k + 1).and_then(Vec::pop) {
+            return s;
+        }
+        String::with_capacity(MIN_CAP << k)
     }
 
     /// A string holding `text`, reusing a pooled one if one fits.
