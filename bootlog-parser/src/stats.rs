@@ -41,6 +41,11 @@ impl Summary {
             return None;
         }
         sort_total(&mut v);
+        Some(Self::of_sorted(&v))
+    }
+
+    /// The summary of finite values sorted in ascending order (at least one).
+    fn of_sorted(v: &[f64]) -> Summary {
         let n = v.len();
         let mean = v.iter().sum::<f64>() / n as f64;
         let median = if n % 2 == 1 {
@@ -54,7 +59,7 @@ impl Summary {
         } else {
             0.0
         };
-        Some(Summary {
+        Summary {
             n,
             mean,
             min: v[0],
@@ -62,7 +67,7 @@ impl Summary {
             median,
             p95: v[rank - 1],
             stddev: var.sqrt(),
-        })
+        }
     }
 
     /// `mean (min X, max Y)` with `decimals` digits, as the TI Performance Guides print it.
@@ -389,28 +394,7 @@ mod tests {
             return None;
         }
         v.sort_by(f64::total_cmp);
-        let n = v.len();
-        let mean = v.iter().sum::<f64>() / n as f64;
-        let median = if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        };
-        let rank = ((0.95 * n as f64).ceil() as usize).clamp(1, n);
-        let var = if n > 1 {
-            v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
-        } else {
-            0.0
-        };
-        Some(Summary {
-            n,
-            mean,
-            min: v[0],
-            max: v[n - 1],
-            median,
-            p95: v[rank - 1],
-            stddev: var.sqrt(),
-        })
+        Some(Summary::of_sorted(&v))
     }
 
     /// Values with the awkward cases (both zeros, infinities, NaN, repeats) well represented.
