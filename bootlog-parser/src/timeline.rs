@@ -88,11 +88,15 @@ struct Builder {
     lines: (u64, u64),
     /// systemd blame rows, critical-chain units and failed units of this boot, kept here (not
     /// in `boot.systemd`) so their capacity outlives the boot; [`Builder::finish`] moves them.
-    sd_blame: Vec<SystemdUnit>,
-    sd_chain: Vec<SystemdUnit>,
+    sd_blame: Slots<SystemdUnit>,
+    sd_chain: Slots<SystemdUnit>,
     sd_failed: Vec<String>,
     /// The rows of the bootstage report being read, reused from report to report.
-    bootstage_buf: Vec<BootstageRecord>,
+    bootstage_buf: Slots<BootstageRecord>,
+    /// This boot's SBL profile points and initcalls, kept here (not in `boot`) so that their
+    /// slots keep the strings of earlier boots to rewrite; [`Builder::finish`] moves them.
+    sbl_points: Slots<SblPoint>,
+    initcalls: Slots<Initcall>,
     /// This boot's components (`components_len` of them, first value kept, in the order
     /// seen); the strings of the slots past them are left from earlier boots, rewritten in
     /// place. [`Builder::finish`] puts them in the boot's map, a recycled one when it can.
@@ -106,7 +110,7 @@ struct Builder {
 enum BootstageMode {
     Records {
         expected: u32,
-        got: Vec<BootstageRecord>,
+        got: Slots<BootstageRecord>,
     },
     Accumulated,
 }
@@ -754,7 +758,7 @@ impl State {
             U::StartingAtf => self.mark("starting_atf", n, host, None),
             U::BootstageHeader(k) => {
                 let mut got = std::mem::take(&mut self.cur.bootstage_buf);
-                got.clear();
+                got.len = 0;
                 self.cur.bootstage = Some(BootstageMode::Records { expected: k, got })
             }
             U::BootstageColumns => {}
@@ -778,8 +782,8 @@ impl State {
         match mode {
             BootstageMode::Records { got, .. } => {
                 if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
-                    got.push(BootstageRecord {
-                        name: self.bin.strings.take(name),
+                    got.push(name, &mut self.bin.strings, |name| BootstageRecord {
+                        name,
                         mark_us,
                         elapsed_us,
                     });
@@ -806,14 +810,15 @@ impl State {
     fn close_bootstage(&mut self) {
         if let Some(BootstageMode::Records { expected, mut got }) = self.cur.bootstage.take() {
             // U-Boot counts records it does not print (zero marks), so fewer rows are normal.
-            if got.len() as u32 > expected || got.is_empty() {
+            if got.len as u32 > expected || got.len == 0 {
                 self.cur.boot.warnings.push(format!(
                     "bootstage report announced {expected} records but {} were read",
-                    got.len()
+                    got.len
                 ));
             }
             // `boot.bootstage` (the last report) is copied from the reports once, in `finish`.
-            let report = hand_out(&mut got, &mut self.bin.records, &mut self.bin.held);
+            let bin = &mut self.bin;
+            let report = got.hand_out(&mut bin.records, &mut bin.held, &mut bin.strings);
             self.cur.boot.bootstage_reports.push(report);
             self.cur.bootstage_buf = got;
         }
@@ -864,25 +869,27 @@ impl State {
                         .warnings
                         .push(format!("line {n}: SBL cycle counter wrapped before {fxn}"));
                 }
-                b.boot.sbl_profile.push(SblPoint {
-                    run,
-                    name: self.bin.strings.take(fxn),
-                    duration_us: None,
-                    timestamp_us: Some(timestamp_us),
-                    src_line: Some(line),
-                    cycle: Some(cycle),
-                });
+                b.sbl_points
+                    .push(fxn, &mut self.bin.strings, |name| SblPoint {
+                        run,
+                        name,
+                        duration_us: None,
+                        timestamp_us: Some(timestamp_us),
+                        src_line: Some(line),
+                        cycle: Some(cycle),
+                    });
             }
             S::Point(name, us) => {
                 b.sbl_run_has_data = true;
-                b.boot.sbl_profile.push(SblPoint {
-                    run,
-                    name: self.bin.strings.take(name),
-                    duration_us: Some(us),
-                    timestamp_us: None,
-                    src_line: None,
-                    cycle: None,
-                });
+                b.sbl_points
+                    .push(name, &mut self.bin.strings, |name| SblPoint {
+                        run,
+                        name,
+                        duration_us: Some(us),
+                        timestamp_us: None,
+                        src_line: None,
+                        cycle: None,
+                    });
             }
             S::Total(us) => {
                 b.sbl_run_has_data = true;
@@ -1081,8 +1088,9 @@ impl State {
             }
             K::Initcall { name, ret, usecs } => {
                 self.cur.calling_open = false;
-                self.cur.boot.initcalls.push(Initcall {
-                    name: self.bin.strings.take(name),
+                let pool = &mut self.bin.strings;
+                self.cur.initcalls.push(name, pool, |name| Initcall {
+                    name,
                     duration_us: usecs,
                     ret,
                     ts_s: ts,
@@ -1127,13 +1135,13 @@ impl State {
             D::Ok => sd.ok_lines += 1,
             D::Failed(u) => b.sd_failed.push(pool.take(u)),
             D::Welcome => {}
-            D::Blame(u, d) => b.sd_blame.push(SystemdUnit {
-                name: pool.take(u),
+            D::Blame(u, d) => b.sd_blame.push(u, pool, |name| SystemdUnit {
+                name,
                 duration_s: Some(d),
                 at_s: None,
             }),
-            D::Chain(u, at, plus) => b.sd_chain.push(SystemdUnit {
-                name: pool.take(u),
+            D::Chain(u, at, plus) => b.sd_chain.push(u, pool, |name| SystemdUnit {
+                name,
                 duration_s: plus,
                 at_s: Some(at),
             }),
@@ -1206,6 +1214,8 @@ impl Builder {
             sd_chain,
             sd_failed,
             bootstage_buf,
+            sbl_points,
+            initcalls: builder_initcalls,
             components: _,
             components_len,
             components_sig,
@@ -1272,10 +1282,13 @@ impl Builder {
         *fw_s = None;
         *fw_at_kernel = None;
         *lines = (0, 0);
-        sd_blame.clear();
-        sd_chain.clear();
+        // The slots keep their items: their strings are rewritten by the next boot.
+        sd_blame.len = 0;
+        sd_chain.len = 0;
         sd_failed.clear();
-        bootstage_buf.clear();
+        bootstage_buf.len = 0;
+        sbl_points.len = 0;
+        builder_initcalls.len = 0;
         *components_len = 0;
         *components_sig = 0;
     }
@@ -1391,21 +1404,30 @@ impl Builder {
         let held = &mut bin.held;
         let mut systemd = b.systemd.take();
         if let Some(sd) = &mut systemd {
-            sd.blame = hand_out(&mut self.sd_blame, &mut bin.units, held);
-            sd.critical_chain = hand_out(&mut self.sd_chain, &mut bin.units, held);
+            sd.blame = self
+                .sd_blame
+                .hand_out(&mut bin.units, held, &mut bin.strings);
+            sd.critical_chain = self
+                .sd_chain
+                .hand_out(&mut bin.units, held, &mut bin.strings);
             sd.failed = hand_out(&mut self.sd_failed, &mut bin.texts, held);
         }
-        // The last report (see `close_bootstage`), copied.
+        // The last report (see `close_bootstage`), copied into a spare whose strings are
+        // rewritten in place.
         let bootstage = match b.bootstage_reports.last() {
             Some(last) => {
-                let mut v =
+                let v =
                     spare(&mut bin.records, held).unwrap_or_else(|| Vec::with_capacity(last.len()));
-                v.extend(last.iter().map(|r| BootstageRecord {
-                    name: bin.strings.take(&r.name),
-                    mark_us: r.mark_us,
-                    elapsed_us: r.elapsed_us,
-                }));
-                v
+                let mut copy = Slots { v, len: 0 };
+                for r in last {
+                    copy.push(&r.name, &mut bin.strings, |name| BootstageRecord {
+                        name,
+                        mark_us: r.mark_us,
+                        elapsed_us: r.elapsed_us,
+                    });
+                }
+                copy.cut(&mut bin.strings);
+                copy.v
             }
             None => Vec::new(),
         };
@@ -1420,7 +1442,9 @@ impl Builder {
             lines: self.lines,
             stages,
             components,
-            sbl_profile: hand_out(&mut b.sbl_profile, &mut bin.sbl_points, held),
+            sbl_profile: self
+                .sbl_points
+                .hand_out(&mut bin.sbl_points, held, &mut bin.strings),
             sbl_total_us: hand_out(&mut b.sbl_total_us, &mut bin.numbers, held),
             bootstage,
             bootstage_accumulated: hand_out(
@@ -1429,7 +1453,9 @@ impl Builder {
                 held,
             ),
             bootstage_reports: hand_out(&mut b.bootstage_reports, &mut bin.reports, held),
-            initcalls: hand_out(&mut b.initcalls, &mut bin.initcalls, held),
+            initcalls: self
+                .initcalls
+                .hand_out(&mut bin.initcalls, held, &mut bin.strings),
             kernel: b.kernel.take(),
             systemd,
             login_prompt: b.login_prompt.take(),
@@ -1571,6 +1597,115 @@ fn keep<T>(spares: &mut Vec<Vec<T>>, held: &mut usize, v: Vec<T>) {
     spares.push(v);
 }
 
+/// Keeps a vector as a spare with its items, whose strings a later boot rewrites in place
+/// (see [`Slots`]), unless it holds nothing, is huge, or the bin is full. A string too long
+/// for the pool is freed first, so a spare's strings stay bounded like the pool's.
+fn keep_whole<T: Named>(spares: &mut Vec<Vec<T>>, held: &mut usize, mut v: Vec<T>) {
+    let bytes = vec_bytes(&v);
+    if bytes == 0 || bytes > Bin::MAX_VEC_BYTES || *held + bytes > Bin::VEC_BUDGET {
+        return;
+    }
+    for it in &mut v {
+        let name = it.name_mut();
+        if name.capacity() >= MIN_CAP << STRING_CLASSES {
+            *name = String::new();
+        }
+    }
+    *held += bytes;
+    spares.push(v);
+}
+
+/// An item with a string the builder may rewrite in place (see [`Slots`]).
+trait Named {
+    /// The item's string.
+    fn name_mut(&mut self) -> &mut String;
+}
+
+impl Named for Initcall {
+    fn name_mut(&mut self) -> &mut String {
+        &mut self.name
+    }
+}
+
+impl Named for BootstageRecord {
+    fn name_mut(&mut self) -> &mut String {
+        &mut self.name
+    }
+}
+
+impl Named for SblPoint {
+    fn name_mut(&mut self) -> &mut String {
+        &mut self.name
+    }
+}
+
+impl Named for SystemdUnit {
+    fn name_mut(&mut self) -> &mut String {
+        &mut self.name
+    }
+}
+
+/// A builder list of `len` items whose slots past them hold items of earlier boots (spares
+/// kept whole by [`keep_whole`]): a new item rewrites the next slot's string in place (clear,
+/// push) instead of taking a string from the pool, and the old one's going back to it.
+#[derive(PartialEq, Debug)]
+struct Slots<T> {
+    v: Vec<T>,
+    len: usize,
+}
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Slots {
+            v: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Named> Slots<T> {
+    /// Appends the item `make` builds around a string holding `text`.
+    #[inline]
+    fn push(&mut self, text: &str, pool: &mut StringPool, make: impl FnOnce(String) -> T) {
+        match self.v.get_mut(self.len) {
+            Some(old) => {
+                let mut s = std::mem::take(old.name_mut());
+                s.clear();
+                s.push_str(text);
+                *old = make(s);
+            }
+            None => self.v.push(make(pool.take(text))),
+        }
+        self.len += 1;
+    }
+
+    /// Drops the slots past `len`, their strings to the pool.
+    fn cut(&mut self, pool: &mut StringPool) {
+        if self.v.len() > self.len {
+            for mut it in self.v.drain(self.len..) {
+                pool.put(std::mem::take(it.name_mut()));
+            }
+        }
+    }
+
+    /// The items as a vector for a boot (see [`hand_out`]); the slots start over, with the
+    /// spare's items (if one took their place) to rewrite.
+    fn hand_out(
+        &mut self,
+        spares: &mut Vec<Vec<T>>,
+        held: &mut usize,
+        pool: &mut StringPool,
+    ) -> Vec<T> {
+        if self.len == 0 {
+            // Nothing this boot: the slots stay for the next.
+            return Vec::new();
+        }
+        self.cut(pool);
+        self.len = 0;
+        hand_out(&mut self.v, spares, held)
+    }
+}
+
 /// A key's share of the signature of a set of keys (their wrapping sum, so the order does not
 /// matter): equal sets have equal signatures; unequal ones mostly not (a match is checked).
 fn key_sig(k: &str) -> u64 {
@@ -1617,7 +1752,8 @@ impl Bin {
     /// sets of components; the bench log 12).
     const MAX_MAPS: usize = 16;
 
-    /// Takes a boot apart: its strings to the pool, its vectors (emptied) to the spares.
+    /// Takes a boot apart: its strings to the pool, its vectors (emptied) to the spares, but
+    /// for the vectors of named items, kept whole for [`Slots`] to rewrite (see [`keep_whole`]).
     fn recycle(&mut self, boot: Boot) {
         let Boot {
             index: _,
@@ -1625,12 +1761,12 @@ impl Bin {
             lines: _,
             mut stages,
             components,
-            mut sbl_profile,
+            sbl_profile,
             mut sbl_total_us,
             bootstage,
             mut bootstage_accumulated,
             mut bootstage_reports,
-            mut initcalls,
+            initcalls,
             kernel,
             systemd,
             login_prompt,
@@ -1654,8 +1790,7 @@ impl Bin {
                 .fold(0u64, |a, k| a.wrapping_add(key_sig(k)));
             self.maps.push((sig, components));
         }
-        sbl_profile.drain(..).for_each(|p| pool.put(p.name));
-        keep(&mut self.sbl_points, held, sbl_profile);
+        keep_whole(&mut self.sbl_points, held, sbl_profile);
         sbl_total_us.clear();
         keep(&mut self.numbers, held, sbl_total_us);
         self.keep_records(bootstage);
@@ -1669,8 +1804,7 @@ impl Bin {
         keep(&mut self.reports, &mut self.held, bootstage_reports);
         let pool = &mut self.strings;
         let held = &mut self.held;
-        initcalls.drain(..).for_each(|c| pool.put(c.name));
-        keep(&mut self.initcalls, held, initcalls);
+        keep_whole(&mut self.initcalls, held, initcalls);
         if let Some(k) = kernel {
             for s in [k.version, k.cmdline, k.machine].into_iter().flatten() {
                 pool.put(s);
@@ -1680,9 +1814,8 @@ impl Bin {
             if let Some((unit, _)) = sd.target_reached {
                 pool.put(unit);
             }
-            for mut units in [sd.blame, sd.critical_chain] {
-                units.drain(..).for_each(|u| pool.put(u.name));
-                keep(&mut self.units, held, units);
+            for units in [sd.blame, sd.critical_chain] {
+                keep_whole(&mut self.units, held, units);
             }
             self.keep_texts(sd.failed);
         }
@@ -1699,9 +1832,8 @@ impl Bin {
         self.keep_texts(warnings);
     }
 
-    fn keep_records(&mut self, mut v: Vec<BootstageRecord>) {
-        v.drain(..).for_each(|r| self.strings.put(r.name));
-        keep(&mut self.records, &mut self.held, v);
+    fn keep_records(&mut self, v: Vec<BootstageRecord>) {
+        keep_whole(&mut self.records, &mut self.held, v);
     }
 
     fn keep_texts(&mut self, mut v: Vec<String>) {
@@ -2004,6 +2136,89 @@ mod tests {
         }
     }
 
+    #[test]
+    fn recycled_slots_keep_no_stale_items_and_whole_texts() {
+        // A boot of three initcalls and bootstage records with short names, then one of one
+        // each with names longer than any recycled string, then the first again: built from
+        // each other's recycled items, each is as parsed alone.
+        let one = concat!(
+            "U-Boot SPL 2021.01 (Jan 01 2021 - 00:00:00 +0000)\n",
+            "U-Boot 2021.01 (Jan 01 2021 - 00:00:00 +0000)\n",
+            "Timer summary in microseconds (3 records):\n",
+            "       Mark    Elapsed  Stage\n",
+            "          0          0  reset\n",
+            "      1,000      1,000  board_init_f_with_a_long_enough_name\n",
+            "      2,000      1,000  board_init_r\n",
+            "Starting kernel ...\n",
+            "[    0.000000] Booting Linux on physical CPU 0x0\n",
+            "[    0.100000] initcall aaa+0x0/0x90 returned 0 after 5 usecs\n",
+            "[    0.200000] initcall bbb+0x0/0x90 returned 0 after 6 usecs\n",
+            "[    0.300000] initcall ccc+0x0/0x90 returned 0 after 7 usecs\n",
+            "U-Boot SPL 2021.01 (Jan 01 2021 - 00:00:00 +0000)\n",
+            "U-Boot 2021.01 (Jan 01 2021 - 00:00:00 +0000)\n",
+            "Timer summary in microseconds (1 records):\n",
+            "       Mark    Elapsed  Stage\n",
+            "          0          0  a_reset_record_named_well_past_the_thirty_two_bytes_of_its_slot\n",
+            "Starting kernel ...\n",
+            "[    0.000000] Booting Linux on physical CPU 0x0\n",
+            "[    0.100000] initcall an_initcall_named_well_past_the_sixteen_bytes_of_the_first+0x0/0x90 returned 0 after 5 usecs\n",
+        );
+        let log = one.repeat(3);
+        let profile = BoardProfile::generic();
+        let whole = parse_bytes(log.as_bytes(), &profile);
+        assert_eq!(whole.len(), 6);
+        let mut p = Parser::new(&profile);
+        let mut got = Vec::new();
+        for l in log.split_inclusive('\n') {
+            p.feed(l.as_bytes());
+            while let Some(b) = p.next_boot() {
+                got.push(b.clone());
+                p.recycle(b);
+            }
+        }
+        got.extend(p.finish());
+        assert_eq!(got, whole);
+        let short = &got[3];
+        assert_eq!(short.initcalls.len(), 1);
+        assert_eq!(
+            short.initcalls[0].name,
+            "an_initcall_named_well_past_the_sixteen_bytes_of_the_first"
+        );
+        let long_record = "a_reset_record_named_well_past_the_thirty_two_bytes_of_its_slot";
+        assert_eq!(short.bootstage.len(), 1);
+        assert_eq!(short.bootstage[0].name, long_record);
+        assert_eq!(short.bootstage_reports.len(), 1);
+        assert_eq!(short.bootstage_reports[0], short.bootstage);
+        let names: Vec<&str> = got[4].initcalls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["aaa", "bbb", "ccc"]);
+        assert_eq!(got[4].bootstage.len(), 3);
+    }
+
+    #[test]
+    fn slots_rewrite_in_place_and_cut_the_rest() {
+        let mut pool = StringPool::default();
+        let unit = |name: String| SystemdUnit {
+            name,
+            duration_s: Some(1.0),
+            at_s: None,
+        };
+        let mut s = Slots::default();
+        for t in ["a", "b", "c"] {
+            s.push(t, &mut pool, unit);
+        }
+        let v = s.hand_out(&mut Vec::new(), &mut 0, &mut pool);
+        assert_eq!(v.len(), 3);
+        // The spare (with its items) takes the slots' place; fewer and longer items follow.
+        let mut s = Slots { v, len: 0 };
+        let long = "x".repeat(100);
+        s.push(&long, &mut pool, unit);
+        assert_eq!(s.v.len(), 3);
+        let v = s.hand_out(&mut Vec::new(), &mut 0, &mut pool);
+        assert_eq!(v, [unit(long)]);
+        // A boot with none hands out nothing and keeps the slots.
+        assert!(s.hand_out(&mut Vec::new(), &mut 0, &mut pool).is_empty());
+    }
+
     /// [`strip_prefixes_slow`] as it was before its shortcut: every stripper in turn.
     fn strip_prefixes_reference(lead: &str) -> (Option<f64>, &str) {
         let (fw, text) = match hoststamp::strip_rpi(lead) {
@@ -2110,10 +2325,12 @@ mod tests {
             && b.fw_s.is_none()
             && b.fw_at_kernel.is_none()
             && b.lines == (0, 0)
-            && b.sd_blame.is_empty()
-            && b.sd_chain.is_empty()
+            && b.sd_blame.len == 0
+            && b.sd_chain.len == 0
             && b.sd_failed.is_empty()
-            && b.bootstage_buf.is_empty()
+            && b.bootstage_buf.len == 0
+            && b.sbl_points.len == 0
+            && b.initcalls.len == 0
             && b.components_len == 0
             && b.components_sig == 0
     }
@@ -2204,10 +2421,39 @@ mod tests {
             fw_s: Some(1.0),
             fw_at_kernel: Some(1.0),
             lines: (1, 2),
-            sd_blame: vec![unit.clone()],
-            sd_chain: vec![unit],
+            sd_blame: Slots {
+                v: vec![unit.clone()],
+                len: 1,
+            },
+            sd_chain: Slots {
+                v: vec![unit],
+                len: 1,
+            },
             sd_failed: vec![s("f")],
-            bootstage_buf: vec![record],
+            bootstage_buf: Slots {
+                v: vec![record],
+                len: 1,
+            },
+            sbl_points: Slots {
+                v: vec![SblPoint {
+                    run: 0,
+                    name: s("q"),
+                    duration_us: None,
+                    timestamp_us: None,
+                    src_line: None,
+                    cycle: None,
+                }],
+                len: 1,
+            },
+            initcalls: Slots {
+                v: vec![Initcall {
+                    name: s("j"),
+                    duration_us: 1,
+                    ret: 0,
+                    ts_s: None,
+                }],
+                len: 1,
+            },
             components: vec![(s("k"), s("v"))],
             components_len: 1,
             components_sig: key_sig("k"),
@@ -2216,7 +2462,9 @@ mod tests {
         b.reset();
         assert!(is_fresh(&b));
         assert_eq!(b.boot.warnings, [s("w")]);
-        assert!(b.boot.initcalls.capacity() > 0 && b.sd_blame.capacity() > 0);
+        assert!(b.boot.initcalls.capacity() > 0 && b.sd_blame.v.capacity() > 0);
+        // The slots keep their items (strings to rewrite), none of them live.
+        assert_eq!(b.initcalls.v.len(), 1);
     }
 
     #[test]
