@@ -1406,10 +1406,10 @@ impl Builder {
         if let Some(sd) = &mut systemd {
             sd.blame = self
                 .sd_blame
-                .hand_out(&mut bin.units, held, &mut bin.strings);
+                .hand_out(&mut bin.blames, held, &mut bin.strings);
             sd.critical_chain = self
                 .sd_chain
-                .hand_out(&mut bin.units, held, &mut bin.strings);
+                .hand_out(&mut bin.chains, held, &mut bin.strings);
             sd.failed = hand_out(&mut self.sd_failed, &mut bin.texts, held);
         }
         // The last report (see `close_bootstage`), copied into a spare whose strings are
@@ -1733,8 +1733,10 @@ struct Bin {
     accumulated: Vec<Vec<BootstageAccum>>,
     reports: Vec<Vec<Vec<BootstageRecord>>>,
     initcalls: Vec<Vec<Initcall>>,
-    /// systemd blame rows and critical chains.
-    units: Vec<Vec<SystemdUnit>>,
+    /// systemd blame rows and critical chains, apart: each list gets a spare of its own kind,
+    /// with about as many items to rewrite (a chain is shorter than a blame).
+    blames: Vec<Vec<SystemdUnit>>,
+    chains: Vec<Vec<SystemdUnit>>,
     marks: Vec<Vec<Mark>>,
     /// Errors, warnings and failed units.
     texts: Vec<Vec<String>>,
@@ -1814,9 +1816,8 @@ impl Bin {
             if let Some((unit, _)) = sd.target_reached {
                 pool.put(unit);
             }
-            for units in [sd.blame, sd.critical_chain] {
-                keep_whole(&mut self.units, held, units);
-            }
+            keep_whole(&mut self.blames, held, sd.blame);
+            keep_whole(&mut self.chains, held, sd.critical_chain);
             self.keep_texts(sd.failed);
         }
         if let Some(l) = login_prompt {
