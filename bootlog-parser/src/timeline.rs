@@ -90,7 +90,12 @@ struct Builder {
     /// in `boot.systemd`) so their capacity outlives the boot; [`Builder::finish`] moves them.
     sd_blame: Slots<SystemdUnit>,
     sd_chain: Slots<SystemdUnit>,
-    sd_failed: Vec<String>,
+    sd_failed: Slots<String>,
+    /// This boot's warnings and errors, kept here (not in `boot`) for their slots' strings;
+    /// [`Builder::finish`] moves them. [`Builder::reset`] keeps the warnings (those of a boot
+    /// that never started go to the next).
+    warnings: Slots<String>,
+    errors: Slots<String>,
     /// The rows of the bootstage report being read, reused from report to report.
     bootstage_buf: Slots<BootstageRecord>,
     /// This boot's SBL profile points and initcalls, kept here (not in `boot`) so that their
@@ -320,7 +325,8 @@ impl State {
     #[inline(never)]
     fn line_slow(&mut self, n: u64, bytes: &[u8], flags: Flags) {
         if flags.cut {
-            self.cur.boot.warnings.push(format!(
+            let w = self.cur.warnings.next_text(&mut self.bin.strings, 64);
+            let _ = w.write_fmt(format_args!(
                 "line {n} is longer than {MAX_LINE} bytes: cut into pieces"
             ));
         }
@@ -409,17 +415,16 @@ impl State {
                 self.host_offset += last;
                 self.pending_origin = Some(self.host_offset);
                 // Written by hand, not `format!`: a log of many captures has one per capture.
-                let mut w = self.bin.strings.empty(160);
+                let w = self.cur.warnings.next_text(&mut self.bin.strings, 160);
                 w.push_str("line ");
-                push_u64(&mut w, n);
+                push_u64(w, n);
                 w.push_str(": host clock went back from ");
-                push_fixed6(&mut w, last);
+                push_fixed6(w, last);
                 w.push_str(" to ");
-                push_fixed6(&mut w, raw);
+                push_fixed6(w, raw);
                 w.push_str("; continued from ");
-                push_fixed6(&mut w, last);
+                push_fixed6(w, last);
                 w.push_str(" (grabserial -m base reset or a new capture?)");
-                self.cur.boot.warnings.push(w);
             }
         }
         self.last_host_raw = Some(raw);
@@ -767,8 +772,13 @@ impl State {
                 self.cur.bootstage = Some(BootstageMode::Accumulated)
             }
             U::Error(e) => {
-                let e = self.bin.strings.take_line(n, e);
-                self.cur.boot.errors.push(e);
+                write_line(
+                    self.cur
+                        .errors
+                        .next_text(&mut self.bin.strings, e.len() + 26),
+                    n,
+                    e,
+                );
                 self.mark("error", n, host, None);
             }
         }
@@ -811,7 +821,8 @@ impl State {
         if let Some(BootstageMode::Records { expected, mut got }) = self.cur.bootstage.take() {
             // U-Boot counts records it does not print (zero marks), so fewer rows are normal.
             if got.len as u32 > expected || got.len == 0 {
-                self.cur.boot.warnings.push(format!(
+                let w = self.cur.warnings.next_text(&mut self.bin.strings, 64);
+                let _ = w.write_fmt(format_args!(
                     "bootstage report announced {expected} records but {} were read",
                     got.len
                 ));
@@ -852,9 +863,12 @@ impl State {
                 self.mark_text(Cow::Owned(kind), n, host, None)
             }
             S::CyclesPerUsec(_) | S::Info(..) => {}
-            S::Overflow => self.cur.boot.warnings.push(format!(
-                "line {n}: SBL profile log overflowed; entries may be missing"
-            )),
+            S::Overflow => {
+                let w = self.cur.warnings.next_text(&mut self.bin.strings, 64);
+                let _ = w.write_fmt(format_args!(
+                    "line {n}: SBL profile log overflowed; entries may be missing"
+                ));
+            }
             S::CoresPresent => self.cur.cores_mode = true,
             S::PdkEntry {
                 wrapped,
@@ -865,9 +879,10 @@ impl State {
             } => {
                 b.sbl_run_has_data = true;
                 if wrapped {
-                    b.boot
-                        .warnings
-                        .push(format!("line {n}: SBL cycle counter wrapped before {fxn}"));
+                    let w = b.warnings.next_text(&mut self.bin.strings, 64);
+                    let _ = w.write_fmt(format_args!(
+                        "line {n}: SBL cycle counter wrapped before {fxn}"
+                    ));
                 }
                 b.sbl_points
                     .push(fxn, &mut self.bin.strings, |name| SblPoint {
@@ -990,15 +1005,14 @@ impl State {
         if let Some(last) = b.last_ts {
             if p.ts + 1e-3 < last {
                 // By hand, not `format!` (one per reset in a log of many boots).
-                let mut w = self.bin.strings.empty(128);
+                let w = b.warnings.next_text(&mut self.bin.strings, 128);
                 w.push_str("line ");
-                push_u64(&mut w, n);
+                push_u64(w, n);
                 w.push_str(": printk time went back from ");
-                push_fixed6(&mut w, last);
+                push_fixed6(w, last);
                 w.push_str(" to ");
-                push_fixed6(&mut w, p.ts);
+                push_fixed6(w, p.ts);
                 w.push_str(": the board was reset");
-                b.boot.warnings.push(w);
                 self.end_boot();
                 if let Some(h) = host {
                     self.note_host(h, self.last_scale);
@@ -1097,11 +1111,8 @@ impl State {
                 })
             }
             K::Panic(why) => {
-                let e = self.bin.strings.take_fmt(
-                    128,
-                    format_args!("line {n}: Kernel panic - not syncing: {why}"),
-                );
-                self.cur.boot.errors.push(e);
+                let e = self.cur.errors.next_text(&mut self.bin.strings, 128);
+                let _ = e.write_fmt(format_args!("line {n}: Kernel panic - not syncing: {why}"));
                 self.mark("panic", n, host, ts);
             }
         }
@@ -1133,7 +1144,7 @@ impl State {
             }
             D::Reached(unit, v) => sd.target_reached = Some((pool.take(unit), v)),
             D::Ok => sd.ok_lines += 1,
-            D::Failed(u) => b.sd_failed.push(pool.take(u)),
+            D::Failed(u) => b.sd_failed.push(u, pool, |s| s),
             D::Welcome => {}
             D::Blame(u, d) => b.sd_blame.push(u, pool, |name| SystemdUnit {
                 name,
@@ -1154,11 +1165,14 @@ impl State {
         }
         if !self.seen(StageId::Userspace) {
             // Where userspace began is unknown: the last stage seen runs to the ready marker.
-            let w = self.bin.strings.take_line(
+            let msg = "ready marker seen but no line told where userspace began; the last stage seen runs to it";
+            write_line(
+                self.cur
+                    .warnings
+                    .next_text(&mut self.bin.strings, msg.len() + 26),
                 n,
-                "ready marker seen but no line told where userspace began; the last stage seen runs to it",
+                msg,
             );
-            self.cur.boot.warnings.push(w);
         }
         self.cur.boot.complete = true;
         self.cur.ready_host = host;
@@ -1216,6 +1230,8 @@ impl Builder {
             bootstage_buf,
             sbl_points,
             initcalls: builder_initcalls,
+            warnings: _,
+            errors: builder_errors,
             components: _,
             components_len,
             components_sig,
@@ -1238,7 +1254,7 @@ impl Builder {
             marks,
             errors,
             printk_offset_s,
-            warnings: _,
+            warnings: boot_warnings,
         } = boot;
         *index = 0;
         *complete = false;
@@ -1263,6 +1279,8 @@ impl Builder {
         *login_prompt = None;
         marks.clear();
         errors.clear();
+        // Gathered in the builder's own `warnings` (kept), never here.
+        boot_warnings.clear();
         *printk_offset_s = None;
         *started = false;
         stages.clear();
@@ -1285,7 +1303,8 @@ impl Builder {
         // The slots keep their items: their strings are rewritten by the next boot.
         sd_blame.len = 0;
         sd_chain.len = 0;
-        sd_failed.clear();
+        sd_failed.len = 0;
+        builder_errors.len = 0;
         bootstage_buf.len = 0;
         sbl_points.len = 0;
         builder_initcalls.len = 0;
@@ -1380,23 +1399,24 @@ impl Builder {
     fn finish(&mut self, index: usize, bin: &mut Bin) -> Boot {
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
         // The closing warnings, appended before the warnings are copied out.
-        let w = &mut self.boot.warnings;
+        // Warnings and errors are gathered in the builder's slots, never in `boot`.
+        debug_assert!(self.boot.warnings.is_empty() && self.boot.errors.is_empty());
+        let w = &mut self.warnings;
+        let pool = &mut bin.strings;
         if !hosted {
-            w.push(bin.strings.take("no host timestamps: stage times come from the target's own clocks where it prints them"));
+            w.push("no host timestamps: stage times come from the target's own clocks where it prints them", pool, |s| s);
         }
         if !self.boot.complete {
             w.push(
-                bin.strings
-                    .take("the log ends before the ready marker (login prompt)"),
+                "the log ends before the ready marker (login prompt)",
+                pool,
+                |s| s,
             );
         }
         if self.calling_open {
-            w.push(bin.strings.take_fmt(
-                128,
-                format_args!(
-                    "initcall {} was called but never returned in this log",
-                    self.calling
-                ),
+            let _ = w.next_text(pool, 128).write_fmt(format_args!(
+                "initcall {} was called but never returned in this log",
+                self.calling
             ));
         }
         let components = self.components_map(bin);
@@ -1410,7 +1430,9 @@ impl Builder {
             sd.critical_chain = self
                 .sd_chain
                 .hand_out(&mut bin.chains, held, &mut bin.strings);
-            sd.failed = hand_out(&mut self.sd_failed, &mut bin.texts, held);
+            sd.failed = self
+                .sd_failed
+                .hand_out(&mut bin.failed, held, &mut bin.strings);
         }
         // The last report (see `close_bootstage`), copied into a spare whose strings are
         // rewritten in place.
@@ -1460,9 +1482,13 @@ impl Builder {
             systemd,
             login_prompt: b.login_prompt.take(),
             marks: hand_out(&mut b.marks, &mut bin.marks, held),
-            errors: hand_out(&mut b.errors, &mut bin.texts, held),
+            errors: self
+                .errors
+                .hand_out(&mut bin.errors, held, &mut bin.strings),
             printk_offset_s: None,
-            warnings: hand_out(&mut b.warnings, &mut bin.texts, held),
+            warnings: self
+                .warnings
+                .hand_out(&mut bin.warnings, held, &mut bin.strings),
         };
         let end_host = if boot.complete {
             self.ready_host
@@ -1639,6 +1665,12 @@ impl Named for SblPoint {
     }
 }
 
+impl Named for String {
+    fn name_mut(&mut self) -> &mut String {
+        self
+    }
+}
+
 impl Named for SystemdUnit {
     fn name_mut(&mut self) -> &mut String {
         &mut self.name
@@ -1706,6 +1738,20 @@ impl<T: Named> Slots<T> {
     }
 }
 
+impl Slots<String> {
+    /// A cleared string as the next item, to write into: the next slot's, else the pool's
+    /// with room for `room` bytes.
+    fn next_text(&mut self, pool: &mut StringPool, room: usize) -> &mut String {
+        if self.len < self.v.len() {
+            self.v[self.len].clear();
+        } else {
+            self.v.push(pool.empty(room));
+        }
+        self.len += 1;
+        &mut self.v[self.len - 1]
+    }
+}
+
 /// A key's share of the signature of a set of keys (their wrapping sum, so the order does not
 /// matter): equal sets have equal signatures; unequal ones mostly not (a match is checked).
 fn key_sig(k: &str) -> u64 {
@@ -1738,8 +1784,10 @@ struct Bin {
     blames: Vec<Vec<SystemdUnit>>,
     chains: Vec<Vec<SystemdUnit>>,
     marks: Vec<Vec<Mark>>,
-    /// Errors, warnings and failed units.
-    texts: Vec<Vec<String>>,
+    /// Warnings, errors and failed units, each of its own kind (see `blames`).
+    warnings: Vec<Vec<String>>,
+    errors: Vec<Vec<String>>,
+    failed: Vec<Vec<String>>,
     /// Components maps, whole, with the [`keys_sig`] of their keys, roughly oldest first (see
     /// [`Builder::components_map`]).
     maps: Vec<(u64, BTreeMap<String, String>)>,
@@ -1818,7 +1866,7 @@ impl Bin {
             }
             keep_whole(&mut self.blames, held, sd.blame);
             keep_whole(&mut self.chains, held, sd.critical_chain);
-            self.keep_texts(sd.failed);
+            keep_whole(&mut self.failed, held, sd.failed);
         }
         if let Some(l) = login_prompt {
             self.strings.put(l);
@@ -1829,17 +1877,12 @@ impl Bin {
             }
         }
         keep(&mut self.marks, &mut self.held, marks);
-        self.keep_texts(errors);
-        self.keep_texts(warnings);
+        keep_whole(&mut self.errors, &mut self.held, errors);
+        keep_whole(&mut self.warnings, &mut self.held, warnings);
     }
 
     fn keep_records(&mut self, v: Vec<BootstageRecord>) {
         keep_whole(&mut self.records, &mut self.held, v);
-    }
-
-    fn keep_texts(&mut self, mut v: Vec<String>) {
-        v.drain(..).for_each(|s| self.strings.put(s));
-        keep(&mut self.texts, &mut self.held, v);
     }
 }
 
@@ -1909,16 +1952,6 @@ impl StringPool {
         s
     }
 
-    /// `line {n}: {msg}`, the form of most warnings and errors, without `format!`.
-    fn take_line(&mut self, n: u64, msg: &str) -> String {
-        let mut s = self.empty(msg.len() + 26);
-        s.push_str("line ");
-        push_u64(&mut s, n);
-        s.push_str(": ");
-        s.push_str(msg);
-        s
-    }
-
     /// Keeps the strings of a map for reuse (the map itself is freed).
     fn put_map(&mut self, m: BTreeMap<String, String>) {
         for (k, v) in m {
@@ -1941,6 +1974,14 @@ impl StringPool {
         s.clear();
         self.classes[k].push(s);
     }
+}
+
+/// Writes `line {n}: {msg}`, the form of most warnings and errors, without `format!`.
+fn write_line(s: &mut String, n: u64, msg: &str) {
+    s.push_str("line ");
+    push_u64(s, n);
+    s.push_str(": ");
+    s.push_str(msg);
 }
 
 /// Appends `n` in decimal (what `{n}` writes), without the formatting machinery.
@@ -2157,7 +2198,7 @@ mod tests {
             "[    0.300000] initcall ccc+0x0/0x90 returned 0 after 7 usecs\n",
             "U-Boot SPL 2021.01 (Jan 01 2021 - 00:00:00 +0000)\n",
             "U-Boot 2021.01 (Jan 01 2021 - 00:00:00 +0000)\n",
-            "Timer summary in microseconds (1 records):\n",
+            "Timer summary in microseconds (0 records):\n",
             "       Mark    Elapsed  Stage\n",
             "          0          0  a_reset_record_named_well_past_the_thirty_two_bytes_of_its_slot\n",
             "Starting kernel ...\n",
@@ -2189,6 +2230,13 @@ mod tests {
         assert_eq!(short.bootstage.len(), 1);
         assert_eq!(short.bootstage[0].name, long_record);
         assert_eq!(short.bootstage_reports.len(), 1);
+        // The warnings written in the builder's slots reach the boot.
+        let w = "bootstage report announced 0 records but 1 were read";
+        assert!(
+            short.warnings.iter().any(|x| x == w),
+            "{:?}",
+            short.warnings
+        );
         assert_eq!(short.bootstage_reports[0], short.bootstage);
         let names: Vec<&str> = got[4].initcalls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["aaa", "bbb", "ccc"]);
@@ -2301,13 +2349,9 @@ mod tests {
         }
     }
 
-    /// Whether a builder is as `Builder::default()` has it, but for the boot's warnings.
+    /// Whether a builder is as `Builder::default()` has it, but for its warnings.
     fn is_fresh(b: &Builder) -> bool {
-        let boot = Boot {
-            warnings: b.boot.warnings.clone(),
-            ..Boot::default()
-        };
-        b.boot == boot
+        b.boot == Boot::default()
             && !b.started
             && b.stages.is_empty()
             && b.scale.is_none()
@@ -2328,7 +2372,8 @@ mod tests {
             && b.lines == (0, 0)
             && b.sd_blame.len == 0
             && b.sd_chain.len == 0
-            && b.sd_failed.is_empty()
+            && b.sd_failed.len == 0
+            && b.errors.len == 0
             && b.bootstage_buf.len == 0
             && b.sbl_points.len == 0
             && b.initcalls.len == 0
@@ -2397,7 +2442,7 @@ mod tests {
                 }],
                 errors: vec![s("e")],
                 printk_offset_s: Some(1.0),
-                warnings: vec![s("w")],
+                warnings: vec![s("x")],
             },
             started: true,
             stages: vec![OpenStage {
@@ -2430,7 +2475,18 @@ mod tests {
                 v: vec![unit],
                 len: 1,
             },
-            sd_failed: vec![s("f")],
+            sd_failed: Slots {
+                v: vec![s("f")],
+                len: 1,
+            },
+            warnings: Slots {
+                v: vec![s("w")],
+                len: 1,
+            },
+            errors: Slots {
+                v: vec![s("e")],
+                len: 1,
+            },
             bootstage_buf: Slots {
                 v: vec![record],
                 len: 1,
@@ -2462,7 +2518,13 @@ mod tests {
         assert!(!is_fresh(&b));
         b.reset();
         assert!(is_fresh(&b));
-        assert_eq!(b.boot.warnings, [s("w")]);
+        assert_eq!(
+            b.warnings,
+            Slots {
+                v: vec![s("w")],
+                len: 1
+            }
+        );
         assert!(b.boot.initcalls.capacity() > 0 && b.sd_blame.v.capacity() > 0);
         // The slots keep their items (strings to rewrite), none of them live.
         assert_eq!(b.initcalls.v.len(), 1);
