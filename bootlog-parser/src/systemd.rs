@@ -162,6 +162,13 @@ fn has_unit_suffix(s: &str) -> bool {
 /// The length of the longest of [`UNIT_SUFFIXES`].
 const MAX_SUFFIX: usize = ".automount".len();
 
+/// Whether `s` holds no `' '`: a plain byte loop, as units are short and std's `memchr`
+/// pays its set-up on each.
+#[inline]
+fn no_space(s: &str) -> bool {
+    !s.bytes().any(|c| c == b' ')
+}
+
 fn is_unit(s: &str) -> bool {
     UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
 }
@@ -253,12 +260,16 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             {
                 return None;
             }
-            if !has_unit_suffix(ascii::trim_end_ws(t)) {
+            // Trimmed once: the span never reaches the trimmed blanks (no span part ends in
+            // a unit suffix), so reading it from `e` leaves the same unit, `e`'s suffix
+            // included (a span's `.` is followed by a digit): only its blanks are left to check.
+            let e = ascii::trim_end_ws(t);
+            if !has_unit_suffix(e) {
                 return None;
             }
-            let (rest, d) = span_fast(t)?;
-            let unit = ascii::trim_ws(rest);
-            is_unit(unit).then_some(SystemdLine::Blame(unit, d))
+            let (rest, d) = span_fast(e)?;
+            let unit = ascii::trim_start_ws(rest);
+            no_space(unit).then_some(SystemdLine::Blame(unit, d))
         }
         _ => {
             // Most lines reaching here are ordinary kernel messages: find the needles with
