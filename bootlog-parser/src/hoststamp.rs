@@ -481,14 +481,28 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
 /// [`strip_rpi`] past its inlined check.
 fn strip_rpi_stamp(text: &str) -> Option<(f64, &str)> {
     if let Some(rest) = text.strip_prefix("MESS:") {
-        let (rest, t) = clock_time(rest).ok()?;
-        // `:N:` (nom's `char(':'), digit1, char(':')`, by hand).
-        let b = rest.as_bytes();
-        let n = b.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
-        if b.first() != Some(&b':') || n == 0 || b.get(n + 1) != Some(&b':') {
-            return None;
-        }
-        let rest = &rest[n + 2..];
+        // The word reader straight away (what `clock_time` tries first), without the
+        // `IResult` plumbing; `clock_time` for the other shapes.
+        let (t, end) = match clock_time_words(rest.as_bytes()) {
+            Some(r) => (r.0, r.1),
+            None => {
+                let (r, t) = clock_time(rest).ok()?;
+                (t, rest.len() - r.len())
+            }
+        };
+        // `:N:` (nom's `char(':'), digit1, char(':')`, by hand): one digit, the firmware's
+        // core field, checked at once, else the digit run.
+        let b = &rest.as_bytes()[end..];
+        let n = if b.len() >= 3 && b[0] == b':' && b[1].is_ascii_digit() && b[2] == b':' {
+            1
+        } else {
+            let n = b.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
+            if b.first() != Some(&b':') || n == 0 || b.get(n + 1) != Some(&b':') {
+                return None;
+            }
+            n
+        };
+        let rest = &rest[end + n + 2..];
         return Some((t, rest.strip_prefix(' ').unwrap_or(rest)));
     }
     // `NNNNNN.NNN:` by hand (this test runs on every line that starts with a digit).
@@ -676,6 +690,24 @@ mod tests {
             let t = format!("MESS:00:00:08.746506{r}");
             let slow = t.strip_prefix("MESS:").and_then(|rest| {
                 let (rest, v) = clock_time(rest).ok()?;
+                let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
+                Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
+            });
+            proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The `MESS:` stamp read by the word reader and the one-digit core check is the nom
+        /// sequence, over clocks of every length of fraction and core fields of any shape.
+        #[test]
+        fn rpi_mess_stamp_is_the_nom_grammar(
+            clock in "[0-9]{2}:[0-9]{1,2}:[0-9]{2}(\\.[0-9]{0,9})?",
+            r in "[:0-9 a\u{e9}]{0,8}",
+        ) {
+            let t = format!("MESS:{clock}{r}");
+            let slow = t.strip_prefix("MESS:").and_then(|rest| {
+                let (rest, v) = clock_time_nom(rest).ok()?;
                 let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
                 Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
             });
