@@ -99,7 +99,9 @@ fn kv(t: &str) -> Option<(&str, &str)> {
         (None, Some(i)) => (&t[..i], &t[i + 1..]),
         (None, None) => return None,
     };
-    Some((ascii::trim_ws(k), ascii::trim_ws(v)))
+    // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
+    // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim.
+    Some((ascii::trim_ws(k), ascii::trim_ws(ascii::trim_start(v))))
 }
 
 /// `<digits><blanks>u...` -> the number: the nom `us_nom` by hand.
@@ -290,7 +292,9 @@ mod tests {
             long in "[0-9]{17,22}u",
             w in proptest::sample::select(vec!["2nd stage bootloader", "2nd stage", " : ", "12 us", "22nd stage bootloader"]),
         ) {
-            for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}"), long.clone()] {
+            // Also a KPI-table shape: a padded key and a column of blanks before the value.
+            let padded = format!("a b{} :{}{v}", " ".repeat(v.len()), " ".repeat(30usize.saturating_sub(v.len())));
+            for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}"), long.clone(), padded] {
                 proptest::prop_assert_eq!(us(&t), us_nom(&t), "{:?}", t);
                 proptest::prop_assert_eq!(has_2nd_stage(&t), t.contains("2nd stage bootloader"));
                 proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_memchr(&t));
