@@ -107,19 +107,28 @@ fn kv(t: &str) -> Option<(&str, &str)> {
 /// `<digits><blanks>u...` -> the number: the nom `us_nom` by hand.
 fn us(v: &str) -> Option<u64> {
     let b = v.as_bytes();
-    let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
-    let r = &b[n..];
-    let sp = r.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
-    if n == 0 || r.get(sp) != Some(&b'u') {
+    // The digits and their value in one pass (the value of the first 19: never overflows).
+    let mut n = 0;
+    let mut x = 0u64;
+    while let Some(&c) = b.get(n) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        if n < 19 {
+            x = x * 10 + u64::from(c - b'0');
+        }
+        n += 1;
+    }
+    let mut k = n;
+    while matches!(b.get(k), Some(b' ' | b'\t')) {
+        k += 1;
+    }
+    if n == 0 || b.get(k) != Some(&b'u') {
         return None;
     }
     if n <= 19 {
-        // Never overflows: what `parse` gives.
-        return Some(
-            b[..n]
-                .iter()
-                .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0')),
-        );
+        // What `parse` gives.
+        return Some(x);
     }
     v[..n].parse().ok()
 }
