@@ -63,17 +63,26 @@ fn span_fast(i: &str) -> Option<(&str, f64)> {
 /// [`span_part`] by hand.
 fn span_part_fast(i: &str) -> Option<(&str, f64)> {
     let b = i.as_bytes();
-    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    // The digits (either side of a `.`) as one integer, read as they are counted; wrapping,
+    // as it is used only when under 16 digits (no overflow then).
+    let mut m = 0u64;
+    let mut k = 0;
+    while let Some(&c) = b.get(k).filter(|c| c.is_ascii_digit()) {
+        m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+        k += 1;
+    }
+    let int = k;
     if int == 0 {
         return None;
     }
-    let places = match b.get(int) {
-        Some(b'.') => b[int + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count(),
-        _ => 0,
-    };
+    if b.get(int) == Some(&b'.') {
+        k += 1;
+        while let Some(&c) = b.get(k).filter(|c| c.is_ascii_digit()) {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+            k += 1;
+        }
+    }
+    let places = k.saturating_sub(int + 1);
     let n = if places > 0 { int + 1 + places } else { int };
     let r = &i[n..];
     let (mul, unit) = if r.starts_with("min") {
@@ -95,10 +104,6 @@ fn span_part_fast(i: &str) -> Option<(&str, f64)> {
     };
     // The digits as one integer over 10^places: exact, so the value parsing gives.
     let v = if int + places < 16 {
-        let m = b[..n]
-            .iter()
-            .filter(|c| c.is_ascii_digit())
-            .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
         crate::linux::decimal(m, places)
     } else {
         None
