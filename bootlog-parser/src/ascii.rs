@@ -22,6 +22,21 @@ pub(crate) fn eq_mask(w: u64, c: u8) -> u64 {
     x.wrapping_sub(LO) & !x & (LO << 7)
 }
 
+/// The ASCII digits of `b` from `i` folded onto `v` (`v * 10 + d` each, wrapping): the value
+/// and where the digits end. Wrapping, so callers check the run's length where it may not fit.
+#[inline]
+pub(crate) fn fold_digits(b: &[u8], mut i: usize, mut v: u64) -> (u64, usize) {
+    while let Some(&c) = b.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    (v, i)
+}
+
 /// `s` without leading ASCII whitespace (space, `\t`, `\n`, `\x0c`, `\r`).
 pub(crate) fn trim_start(s: &str) -> &str {
     // ASCII bytes end on a char boundary.

@@ -230,16 +230,9 @@ fn stamp_digits(b: &[u8], mut i: usize) -> Option<(f64, usize)> {
     // Digits folded with wrapping arithmetic; runs too long to be exact are redone below.
     let digits = |i: &mut usize| {
         let start = *i;
-        let mut v = 0u64;
-        while let Some(&c) = b.get(*i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            *i += 1;
-        }
-        (v, *i - start)
+        let (v, end) = crate::ascii::fold_digits(b, start, 0);
+        *i = end;
+        (v, end - start)
     };
     let ws = i;
     let (mut whole, nw) = digits(&mut i);
@@ -436,18 +429,7 @@ fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
         }
         i
     };
-    let digits = |mut i: usize| {
-        let mut v = 0u64;
-        while let Some(&c) = b.get(i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
-        (v, i)
-    };
+    let digits = |i: usize| crate::ascii::fold_digits(b, i, 0);
     if !b[f_len..].starts_with(b" returned ") {
         return None;
     }

@@ -65,22 +65,13 @@ fn span_part_fast(i: &str) -> Option<(&str, f64)> {
     let b = i.as_bytes();
     // The digits (either side of a `.`) as one integer, read as they are counted; wrapping,
     // as it is used only when under 16 digits (no overflow then).
-    let mut m = 0u64;
-    let mut k = 0;
-    while let Some(&c) = b.get(k).filter(|c| c.is_ascii_digit()) {
-        m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-        k += 1;
-    }
+    let (mut m, mut k) = ascii::fold_digits(b, 0, 0);
     let int = k;
     if int == 0 {
         return None;
     }
     if b.get(int) == Some(&b'.') {
-        k += 1;
-        while let Some(&c) = b.get(k).filter(|c| c.is_ascii_digit()) {
-            m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-            k += 1;
-        }
+        (m, k) = ascii::fold_digits(b, k + 1, m);
     }
     let places = k.saturating_sub(int + 1);
     let n = if places > 0 { int + 1 + places } else { int };

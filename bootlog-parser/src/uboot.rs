@@ -240,14 +240,7 @@ fn grouped_then_blanks(t: &str) -> Option<(u64, &str)> {
     let mut digits = 0;
     let e = loop {
         let start = i;
-        while let Some(&c) = b.get(i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
+        (v, i) = crate::ascii::fold_digits(b, i, v);
         digits += i - start;
         if i == start {
             // No digits: none at all is no number; none after a `,` leaves the `,` out.
