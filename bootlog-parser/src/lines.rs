@@ -373,8 +373,15 @@ fn clean_slow(bytes: &[u8]) -> String {
             }
             0..=0x1f => i += 1,
             0x20..=0x7e => {
-                out.push(b as char);
-                i += 1;
+                // The whole run of printable ASCII at once (most of an unclean line is text
+                // between a few escapes), not a `push` per byte.
+                let mut j = i + 1;
+                while j < bytes.len() && (0x20..=0x7e).contains(&bytes[j]) {
+                    j += 1;
+                }
+                // SAFETY: `bytes[i..j]` holds only bytes 0x20..=0x7e: ASCII, valid UTF-8.
+                out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[i..j]) });
+                i = j;
             }
             _ => {
                 let len = utf8_len(b);
@@ -443,6 +450,64 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `clean_slow` as it was before it copied runs of text at once: the reference.
+    fn clean_slow_ref(bytes: &[u8]) -> String {
+        let mut out = String::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                0x1b => i = skip_escape(bytes, i),
+                0x9b => i = skip_csi(bytes, i + 1),
+                0x08 | 0x7f => {
+                    out.pop();
+                    i += 1;
+                }
+                b'\t' => {
+                    out.push('\t');
+                    i += 1;
+                }
+                0..=0x1f => i += 1,
+                0x20..=0x7e => {
+                    out.push(b as char);
+                    i += 1;
+                }
+                _ => {
+                    let len = utf8_len(b);
+                    match bytes
+                        .get(i..i + len)
+                        .and_then(|s| std::str::from_utf8(s).ok())
+                    {
+                        Some(s) if len > 1 => {
+                            out.push_str(s);
+                            i += len;
+                        }
+                        _ => {
+                            out.push_str(&format!("\\x{b:02x}"));
+                            i += 1;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// Copying runs of text at once cleans every line as the byte-at-a-time loop did.
+        #[test]
+        fn clean_slow_is_the_byte_loop(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                8 => proptest::sample::select(vec![b'a', b' ', b'~', b'[', b'm', b'0', b';']),
+                2 => proptest::sample::select(vec![0x1bu8, 0x9b, 0x08, 0x7f, 0x09, 0x00, 0x0d, 0x07, b'\\', b']', b'(']),
+                1 => 0x80u8..=0xff,
+            ],
+            0..120,
+        )) {
+            proptest::prop_assert_eq!(clean_slow(&bytes), clean_slow_ref(&bytes));
+        }
+    }
 
     proptest::proptest! {
         /// The AVX2 block scan gives the portable scan's masks (where the CPU has AVX2).
