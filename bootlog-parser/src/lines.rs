@@ -347,8 +347,10 @@ pub fn clean(bytes: &[u8]) -> Cow<'_, str> {
         // is valid UTF-8. This skips a second validation pass over every line.
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        if !s.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+    // A line with control bytes (escapes, CR, backspaces: a colored console) is cleaned
+    // at once; one without is its own text when it is valid UTF-8.
+    if !bytes.iter().any(|&b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+        if let Ok(s) = std::str::from_utf8(bytes) {
             return Cow::Borrowed(s);
         }
     }
@@ -375,10 +377,7 @@ fn clean_slow(bytes: &[u8]) -> String {
             0x20..=0x7e => {
                 // The whole run of printable ASCII at once (most of an unclean line is text
                 // between a few escapes), not a `push` per byte.
-                let mut j = i + 1;
-                while j < bytes.len() && (0x20..=0x7e).contains(&bytes[j]) {
-                    j += 1;
-                }
+                let j = printable_run(bytes, i + 1);
                 // SAFETY: `bytes[i..j]` holds only bytes 0x20..=0x7e: ASCII, valid UTF-8.
                 out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[i..j]) });
                 i = j;
@@ -402,6 +401,27 @@ fn clean_slow(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// Where the run of printable ASCII (0x20..=0x7e) starting at `j` ends: 8 bytes a step.
+fn printable_run(b: &[u8], mut j: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(w) = crate::ascii::word_at(b, j) {
+        // A byte below 0x20 (exact up to the first one: a borrow only spills above a hit),
+        // or 0x7f and up (exact per byte: `(b & 0x7f) + 1` carries out of no byte).
+        let below = w.wrapping_sub(0x20 * LO) & !w & HI;
+        let above = (((w & !HI) + LO) | w) & HI;
+        let m = below | above;
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while j < b.len() && (0x20..=0x7e).contains(&b[j]) {
+        j += 1;
+    }
+    j
 }
 
 fn utf8_len(b: u8) -> usize {
