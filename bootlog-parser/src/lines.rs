@@ -361,46 +361,54 @@ fn clean_slow(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            0x1b => i = skip_escape(bytes, i),
-            0x9b => i = skip_csi(bytes, i + 1),
-            0x08 | 0x7f => {
-                out.pop();
-                i += 1;
-            }
-            b'\t' => {
-                out.push('\t');
-                i += 1;
-            }
-            0..=0x1f => i += 1,
-            0x20..=0x7e => {
-                // The whole run of printable ASCII at once (most of an unclean line is text
-                // between a few escapes), not a `push` per byte.
-                let j = printable_run(bytes, i + 1);
-                // SAFETY: `bytes[i..j]` holds only bytes 0x20..=0x7e: ASCII, valid UTF-8.
-                out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[i..j]) });
-                i = j;
-            }
-            _ => {
-                let len = utf8_len(b);
-                match bytes
-                    .get(i..i + len)
-                    .and_then(|s| std::str::from_utf8(s).ok())
-                {
-                    Some(s) if len > 1 => {
-                        out.push_str(s);
-                        i += len;
-                    }
-                    _ => {
-                        out.push_str(&format!("\\x{b:02x}"));
-                        i += 1;
-                    }
+        if (0x20..=0x7e).contains(&bytes[i]) {
+            // The whole run of printable ASCII at once (most of an unclean line is text
+            // between a few escapes), not a `push` per byte.
+            let j = printable_run(bytes, i + 1);
+            // SAFETY: `bytes[i..j]` holds only bytes 0x20..=0x7e: ASCII, valid UTF-8.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[i..j]) });
+            i = j;
+        } else {
+            i = clean_other(bytes, i, &mut out);
+        }
+    }
+    out
+}
+
+/// [`clean_slow`]'s step on a byte that is not printable ASCII at `bytes[i]`: an escape
+/// sequence skipped, a backspace or DEL applied, a tab kept, another control byte dropped,
+/// a UTF-8 character kept, an invalid byte kept as `\xNN`. Returns where the next step starts.
+fn clean_other(bytes: &[u8], i: usize, out: &mut String) -> usize {
+    let b = bytes[i];
+    match b {
+        0x1b => skip_escape(bytes, i),
+        0x9b => skip_csi(bytes, i + 1),
+        0x08 | 0x7f => {
+            out.pop();
+            i + 1
+        }
+        b'\t' => {
+            out.push('\t');
+            i + 1
+        }
+        0..=0x1f => i + 1,
+        _ => {
+            let len = utf8_len(b);
+            match bytes
+                .get(i..i + len)
+                .and_then(|s| std::str::from_utf8(s).ok())
+            {
+                Some(s) if len > 1 => {
+                    out.push_str(s);
+                    i + len
+                }
+                _ => {
+                    out.push_str(&format!("\\x{b:02x}"));
+                    i + 1
                 }
             }
         }
     }
-    out
 }
 
 /// Where the run of printable ASCII (0x20..=0x7e) starting at `j` ends: 8 bytes a step.
@@ -471,44 +479,17 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
 mod tests {
     use super::*;
 
-    /// `clean_slow` as it was before it copied runs of text at once: the reference.
+    /// `clean_slow` as it was before it copied runs of text at once (a `push` per printable
+    /// byte): the reference.
     fn clean_slow_ref(bytes: &[u8]) -> String {
         let mut out = String::with_capacity(bytes.len());
         let mut i = 0;
         while i < bytes.len() {
-            let b = bytes[i];
-            match b {
-                0x1b => i = skip_escape(bytes, i),
-                0x9b => i = skip_csi(bytes, i + 1),
-                0x08 | 0x7f => {
-                    out.pop();
-                    i += 1;
-                }
-                b'\t' => {
-                    out.push('\t');
-                    i += 1;
-                }
-                0..=0x1f => i += 1,
-                0x20..=0x7e => {
-                    out.push(b as char);
-                    i += 1;
-                }
-                _ => {
-                    let len = utf8_len(b);
-                    match bytes
-                        .get(i..i + len)
-                        .and_then(|s| std::str::from_utf8(s).ok())
-                    {
-                        Some(s) if len > 1 => {
-                            out.push_str(s);
-                            i += len;
-                        }
-                        _ => {
-                            out.push_str(&format!("\\x{b:02x}"));
-                            i += 1;
-                        }
-                    }
-                }
+            if (0x20..=0x7e).contains(&bytes[i]) {
+                out.push(bytes[i] as char);
+                i += 1;
+            } else {
+                i = clean_other(bytes, i, &mut out);
             }
         }
         out
