@@ -22,6 +22,29 @@ pub(crate) fn eq_mask(w: u64, c: u8) -> u64 {
     x.wrapping_sub(LO) & !x & (LO << 7)
 }
 
+/// Appends `n` in decimal (what `write!(s, "{n}")` gives, without the formatting machinery).
+#[inline]
+pub(crate) fn push_decimal(s: &mut String, n: u64) {
+    // One digit (SBL run numbers, most line numbers' last digits): no buffer.
+    if n < 10 {
+        s.push(char::from(b'0' + n as u8));
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // The bytes are ASCII digits.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
 /// The ASCII digits of `b` from `i` folded onto `v` (`v * 10 + d` each, wrapping): the value
 /// and where the digits end. Wrapping, so callers check the run's length where it may not fit.
 #[inline]

@@ -14,6 +14,24 @@
 use crate::model::*;
 use serde_json::ser::{CompactFormatter, Formatter};
 
+/// `Some(k)` when `a` is the double nearest `k / 10^6` (a whole number of microseconds, as
+/// host and printk times are), for `0 <= a < 2^33`; `None` otherwise (NaN too). Such a
+/// double lies within half an ulp (under 4.8e-7) of `k / 10^6`, which is what lets the JSON
+/// writer and the `{:.6}` warnings print `k`'s digits instead of formatting the double.
+#[inline(always)]
+pub(crate) fn nearest_micros(a: f64) -> Option<u64> {
+    if !(0.0..8_589_934_592.0).contains(&a) {
+        return None;
+    }
+    // Truncating a + half: any error is caught by the exact check below. Signed, as x86-64
+    // converts i64 to and from f64 in one instruction and u64 in several.
+    // SAFETY: 0 <= a < 2^33, so a * 1e6 + 0.5 is finite, non-negative and below 2^63: a
+    // value i64 holds after truncation.
+    let k: i64 = unsafe { (a * 1e6 + 0.5).to_int_unchecked() };
+    // k < 2^53 is exact and the division rounds correctly: equal iff a is k/10^6's double.
+    (k as f64 / 1e6 == a).then_some(k as u64)
+}
+
 /// Appends `b` as one JSON object.
 pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
     write_boot_object(out, b, None);
@@ -442,21 +460,13 @@ impl<'a> W<'a> {
     #[inline(always)]
     unsafe fn micros(&mut self, v: f64) -> bool {
         let a = v.abs();
-        // Also false for NaN.
-        if !(1e-5..8_589_934_592.0).contains(&a) {
+        // (NaN passes here and `nearest_micros` declines it.)
+        if a < 1e-5 {
             return false;
         }
-        // Truncating a + half: any error is caught by the exact check below. Signed, as
-        // x86-64 converts i64 to and from f64 in one instruction and u64 in several.
-        // SAFETY: 1e-5 <= a < 2^33, so a * 1e6 + 0.5 is finite, at least 10.5 and below
-        // 2^63: a value i64 holds after truncation.
-        let k: i64 = (a * 1e6 + 0.5).to_int_unchecked();
-        // k < 2^53 is exact and the division rounds correctly: equal iff v is k/10^6's
-        // double.
-        if k as f64 / 1e6 != a {
+        let Some(k) = nearest_micros(a) else {
             return false;
-        }
-        let k = k as u64;
+        };
         let mut p = self.p;
         if v < 0.0 {
             *p = b'-';

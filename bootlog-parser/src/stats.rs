@@ -277,7 +277,7 @@ impl Collector {
             let v = p.duration_us.or(p.timestamp_us);
             if let Some(v) = v {
                 key.clear();
-                push_decimal(key, u64::from(p.run));
+                crate::ascii::push_decimal(key, u64::from(p.run));
                 key.push(':');
                 key.push_str(&p.name);
                 self.sbl.push(key, v as f64);
@@ -285,7 +285,7 @@ impl Collector {
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
             key.clear();
-            push_decimal(key, i as u64);
+            crate::ascii::push_decimal(key, i as u64);
             key.push_str(":total");
             self.sbl.push(key, *t as f64);
         }
@@ -333,14 +333,6 @@ fn per_stage(figures: &[(StageId, f64)]) -> Vec<(StageId, Summary)> {
         .zip(by)
         .filter_map(|(&id, v)| Summary::of_vec(v).map(|s| (id, s)))
         .collect()
-}
-
-/// Appends `v` in decimal (what `write!(s, "{v}")` gives, without the formatting machinery).
-fn push_decimal(s: &mut String, v: u64) {
-    if v >= 10 {
-        push_decimal(s, v / 10);
-    }
-    s.push(char::from(b'0' + (v % 10) as u8));
 }
 
 /// Summarises a slice of boots.

@@ -417,7 +417,7 @@ impl State {
                 // Written by hand, not `format!`: a log of many captures has one per capture.
                 let w = self.cur.warnings.next_text(&mut self.bin.strings, 160);
                 w.push_str("line ");
-                push_u64(w, n);
+                ascii::push_decimal(w, n);
                 w.push_str(": host clock went back from ");
                 push_fixed6(w, last);
                 w.push_str(" to ");
@@ -1007,7 +1007,7 @@ impl State {
                 // By hand, not `format!` (one per reset in a log of many boots).
                 let w = b.warnings.next_text(&mut self.bin.strings, 128);
                 w.push_str("line ");
-                push_u64(w, n);
+                ascii::push_decimal(w, n);
                 w.push_str(": printk time went back from ");
                 push_fixed6(w, last);
                 w.push_str(" to ");
@@ -1979,39 +1979,20 @@ impl StringPool {
 /// Writes `line {n}: {msg}`, the form of most warnings and errors, without `format!`.
 fn write_line(s: &mut String, n: u64, msg: &str) {
     s.push_str("line ");
-    push_u64(s, n);
+    ascii::push_decimal(s, n);
     s.push_str(": ");
     s.push_str(msg);
 }
 
-/// Appends `n` in decimal (what `{n}` writes), without the formatting machinery.
-fn push_u64(s: &mut String, n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // The bytes are ASCII digits.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
-}
-
 /// Appends `v` as `{v:.6}` writes it. Host and printk times are the doubles nearest a
-/// whole number of microseconds, `k / 10^6`; for those below 2^33 s the exact value lies
-/// within half an ulp (under 4.8e-7) of `k / 10^6`, so rounding it to six places gives `k`
-/// and the digits of `k` are the answer. Any other value goes through `format!`.
+/// whole number of microseconds `k` ([`crate::json::nearest_micros`]): rounding such a value
+/// to six places gives `k`, whose digits are the answer. Any other value goes through
+/// `format!`.
 fn push_fixed6(s: &mut String, v: f64) {
-    if v.is_sign_positive() && v < 8.0e9 {
-        let k = (v * 1e6).round() as u64;
-        // `k < 2^53` is exact as a double, and the division is correctly rounded: equal
-        // means `v` is the double nearest `k / 10^6`.
-        if k as f64 / 1e6 == v {
-            push_u64(s, k / 1_000_000);
+    // (-0.0 prints as `-0.000000`: left to `format!`.)
+    if v.is_sign_positive() {
+        if let Some(k) = crate::json::nearest_micros(v) {
+            ascii::push_decimal(s, k / 1_000_000);
             s.push('.');
             let f = k % 1_000_000;
             let mut d = [b'0'; 6];
@@ -2321,7 +2302,7 @@ mod tests {
                 proptest::prop_assert_eq!(s, format!("{v:.6}"));
             }
             let mut s = String::new();
-            push_u64(&mut s, n);
+            ascii::push_decimal(&mut s, n);
             proptest::prop_assert_eq!(s, n.to_string());
         }
     }
