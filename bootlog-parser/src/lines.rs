@@ -42,6 +42,38 @@ impl LineSplitter {
     /// Consumes a chunk and calls `out(line_no, bytes, flags)` for every complete line in it
     /// (see [`Flags`]).
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 (just checked).
+            unsafe { self.feed_avx2(chunk, out) };
+            return;
+        }
+        self.feed_with(chunk, out, |b| masks(b));
+    }
+
+    /// [`Self::feed`] with AVX2: the block scan ([`masks_avx2`]) inlined into the line loop,
+    /// its constants kept in registers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn feed_avx2(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        self.feed_with(chunk, out, |b| unsafe { masks_avx2(b) });
+    }
+
+    /// [`Self::feed`] with `block_masks` giving [`masks`] of each 64-byte block. One loop
+    /// over the breaks of each block, its state in locals: an ordinary line costs a few bit
+    /// operations, one compare for its length and one bit test for a partner byte; carried,
+    /// long and partnered lines go out of line.
+    #[inline(always)]
+    fn feed_with(
+        &mut self,
+        chunk: &[u8],
+        out: &mut impl FnMut(u64, &[u8], Flags),
+        block_masks: impl Fn(&[u8; 64]) -> (u64, u64),
+    ) {
         let mut start = 0;
         if let Some(prev) = self.after.take() {
             if let Some(&b) = chunk.first() {
@@ -53,46 +85,89 @@ impl LineSplitter {
                 return;
             }
         }
-        let mut breaks = Breaks::new(chunk);
-        // Only the chunk's first line can continue a buffered (or cut) one: after it the
-        // buffer is empty and nothing is being cut, and the loop need not look.
-        let mut carry = !self.buf.is_empty() || self.cutting;
-        while let Some(pos) = breaks.next() {
-            if pos < start {
-                // The partner of a CRLF / LFCR pair, already consumed.
-                continue;
-            }
-            let term = chunk[pos];
-            let body = &chunk[start..pos];
-            self.line_no += 1;
-            if !carry {
-                let plain = breaks.plain(start, pos);
-                self.emit(body, Flags { cut: false, plain }, out);
+        let len = chunk.len();
+        let mut line_no = self.line_no;
+        // A line of fewer bytes than this goes out at once. 0 sends the chunk's first line
+        // to `line_long` when it continues a buffered (or cut) one; after it the buffer is
+        // empty and nothing is being cut.
+        let mut limit = if self.buf.is_empty() && !self.cutting {
+            MAX_LINE + 1
+        } else {
+            0
+        };
+        // Nonzero: the line in progress has a byte that is not plain in an earlier block.
+        let mut pend = 0u64;
+        let mut base = 0;
+        while base < len {
+            // Bit i of `mask`: `chunk[base + i]` is a break; of `bad`: it is not plain text.
+            // `edge`: the bit of the block's last byte, whose partner is in the next block.
+            let (mut mask, mut bad, edge): (u64, u64, u64);
+            if let Some(block) = chunk
+                .get(base..base + 64)
+                .and_then(|b| <&[u8; 64]>::try_from(b).ok())
+            {
+                (mask, bad) = block_masks(block);
+                edge = 1 << 63;
             } else {
-                carry = false;
-                let cut = std::mem::take(&mut self.cutting);
-                if self.buf.is_empty() {
-                    let plain = breaks.plain(start, pos);
-                    self.emit(body, Flags { cut, plain }, out);
+                // The last 1 to 63 bytes, from a zero-padded copy; the padding's bits dropped.
+                let n = len - base;
+                let mut pad = [0u8; 64];
+                pad[..n].copy_from_slice(&chunk[base..]);
+                (mask, bad) = block_masks(&pad);
+                let keep = (1u64 << n) - 1;
+                mask &= keep;
+                bad &= keep;
+                edge = 1 << (n - 1);
+            }
+            if start > base {
+                // `start == base + 1`: the break at `base` is a partner already consumed.
+                mask &= !1;
+            }
+            while mask != 0 {
+                let bit = mask & mask.wrapping_neg();
+                mask ^= bit;
+                let pos = base + bit.trailing_zeros() as usize;
+                // The line's bytes in this block are the bits below `bit` still in `bad`
+                // (those of earlier lines are cleared), in earlier blocks `pend`.
+                let low = bit - 1;
+                let plain = (bad & low) | pend == 0;
+                bad &= !low;
+                pend = 0;
+                line_no += 1;
+                debug_assert!(start <= pos && pos < len);
+                // SAFETY: `pos < len`: a bit of `mask` is a byte of the block that lies in the
+                // chunk (the padding's bits are dropped). `start <= pos`: `start` is 0, or
+                // one past an earlier break, or two past it when the byte one past was its
+                // partner, whose bit was then cleared (from `mask`, or at the next block's
+                // start), so the next break is at `start` or later.
+                let body = unsafe { chunk.get_unchecked(start..pos) };
+                if pos - start < limit {
+                    out(line_no, body, Flags { cut: false, plain });
                 } else {
-                    self.buf.extend_from_slice(body);
-                    let buf = std::mem::take(&mut self.buf);
-                    self.emit(&buf, Flags { cut, plain: false }, out);
-                    self.buf = buf;
-                    self.buf.clear();
+                    line_no = self.line_long(line_no, body, plain, limit == 0, out);
+                    limit = MAX_LINE + 1;
+                }
+                start = pos + 1;
+                // The next byte is a break too, or in the next block, or past the chunk.
+                if (mask & (bit << 1)) | (bit & edge) != 0 {
+                    let term = chunk[pos];
+                    match chunk.get(pos + 1) {
+                        // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
+                        Some(&b) if b != term && (b == b'\r' || b == b'\n') => {
+                            start += 1;
+                            mask &= !(bit << 1);
+                        }
+                        Some(_) => {}
+                        None => self.after = Some(term),
+                    }
                 }
             }
-            let mut next = pos + 1;
-            match chunk.get(next) {
-                // Most lines are followed by text: one test rules out both partners.
-                Some(&b) if b != b'\r' && b != b'\n' => {}
-                // `\n\n` and `\r\r` are two breaks; `\n\r` and `\r\n` one.
-                Some(&b) => next += usize::from(b != term),
-                None => self.after = Some(term),
-            }
-            start = next;
+            // What is left of `bad` belongs to the line in progress.
+            pend |= bad;
+            base += 64;
         }
-        self.buf.extend_from_slice(&chunk[start.min(chunk.len())..]);
+        self.line_no = line_no;
+        self.buf.extend_from_slice(&chunk[start..]);
         while self.buf.len() > MAX_LINE {
             self.line_no += 1;
             let rest = self.buf.split_off(MAX_LINE);
@@ -109,6 +184,38 @@ impl LineSplitter {
             );
             // The remainder continues as a new (numbered) line piece.
         }
+    }
+
+    /// The line numbered `line_no` ending in this chunk that [`Self::feed_with`] does not
+    /// hand out at once: one that continues a buffered or cut line (`carry`), or one longer
+    /// than [`MAX_LINE`]. Returns the last line number used (a long line's pieces take one
+    /// each).
+    #[cold]
+    #[inline(never)]
+    fn line_long(
+        &mut self,
+        line_no: u64,
+        body: &[u8],
+        plain: bool,
+        carry: bool,
+        out: &mut impl FnMut(u64, &[u8], Flags),
+    ) -> u64 {
+        self.line_no = line_no;
+        if !carry {
+            self.emit(body, Flags { cut: false, plain }, out);
+        } else {
+            let cut = std::mem::take(&mut self.cutting);
+            if self.buf.is_empty() {
+                self.emit(body, Flags { cut, plain }, out);
+            } else {
+                self.buf.extend_from_slice(body);
+                let buf = std::mem::take(&mut self.buf);
+                self.emit(&buf, Flags { cut, plain: false }, out);
+                self.buf = buf;
+                self.buf.clear();
+            }
+        }
+        self.line_no
     }
 
     /// Flushes the last line if the input did not end with a line break.
@@ -144,86 +251,6 @@ impl LineSplitter {
                 self.line_no += 1;
             }
         }
-    }
-}
-
-/// The positions of `\n` and `\r` in a buffer, in order. One pass over the whole chunk, 64
-/// bytes per step, instead of a search call per line (which costs more than the line's bytes
-/// on short console lines).
-struct Breaks<'a> {
-    hay: &'a [u8],
-    /// Offset of the next block to scan.
-    at: usize,
-    /// Offset of the block `mask` describes.
-    base: usize,
-    /// Bit i: `hay[base + i]` is a line break not yet returned.
-    mask: u64,
-    /// Bit i: `hay[base + i]` is not plain text (see [`is_plain`]; breaks excluded).
-    bad: u64,
-    /// The last byte before `base` that is not plain text.
-    bad_before: Option<usize>,
-    /// The CPU has AVX2: full blocks are scanned 32 bytes a step.
-    avx2: bool,
-}
-
-impl<'a> Breaks<'a> {
-    fn new(hay: &'a [u8]) -> Self {
-        Breaks {
-            hay,
-            at: 0,
-            base: 0,
-            mask: 0,
-            bad: 0,
-            bad_before: None,
-            avx2: has_avx2(),
-        }
-    }
-
-    /// Whether `hay[start..end]` is plain text, for a line ending at the break just returned
-    /// (`end`, in the current block).
-    fn plain(&self, start: usize, end: usize) -> bool {
-        if self.bad_before.is_some_and(|b| b >= start) {
-            return false;
-        }
-        // Most blocks are all plain: no need to mask the line's bits.
-        if self.bad == 0 {
-            return true;
-        }
-        // Bits of the current block from max(start, base) up to end (exclusive).
-        let lo = start.saturating_sub(self.base).min(64);
-        let hi = end - self.base;
-        let upto = if hi >= 64 { u64::MAX } else { (1u64 << hi) - 1 };
-        let from = if lo >= 64 { 0 } else { !((1u64 << lo) - 1) };
-        self.bad & upto & from == 0
-    }
-}
-
-impl Iterator for Breaks<'_> {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.mask == 0 {
-            if self.at >= self.hay.len() {
-                return None;
-            }
-            let end = (self.at + 64).min(self.hay.len());
-            if self.bad != 0 {
-                self.bad_before = Some(self.base + 63 - self.bad.leading_zeros() as usize);
-            }
-            let block = &self.hay[self.at..end];
-            (self.mask, self.bad) = match block.try_into() {
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: `avx2` is only set when the CPU has AVX2.
-                Ok(b) if self.avx2 => unsafe { masks_avx2(b) },
-                _ => masks(block),
-            };
-            self.base = self.at;
-            self.at = end;
-        }
-        let i = self.mask.trailing_zeros() as usize;
-        self.mask &= self.mask - 1;
-        Some(self.base + i)
     }
 }
 
@@ -478,6 +505,153 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
+
+    /// The positions of `\n` and `\r` in a buffer, in order. One pass over the whole chunk, 64
+    /// bytes per step, instead of a search call per line (which costs more than the line's bytes
+    /// on short console lines).
+    struct Breaks<'a> {
+        hay: &'a [u8],
+        /// Offset of the next block to scan.
+        at: usize,
+        /// Offset of the block `mask` describes.
+        base: usize,
+        /// Bit i: `hay[base + i]` is a line break not yet returned.
+        mask: u64,
+        /// Bit i: `hay[base + i]` is not plain text (see [`is_plain`]; breaks excluded).
+        bad: u64,
+        /// The last byte before `base` that is not plain text.
+        bad_before: Option<usize>,
+        /// The CPU has AVX2: full blocks are scanned 32 bytes a step.
+        avx2: bool,
+    }
+
+    impl<'a> Breaks<'a> {
+        fn new(hay: &'a [u8]) -> Self {
+            Breaks {
+                hay,
+                at: 0,
+                base: 0,
+                mask: 0,
+                bad: 0,
+                bad_before: None,
+                avx2: has_avx2(),
+            }
+        }
+
+        /// Whether `hay[start..end]` is plain text, for a line ending at the break just returned
+        /// (`end`, in the current block).
+        fn plain(&self, start: usize, end: usize) -> bool {
+            if self.bad_before.is_some_and(|b| b >= start) {
+                return false;
+            }
+            // Most blocks are all plain: no need to mask the line's bits.
+            if self.bad == 0 {
+                return true;
+            }
+            // Bits of the current block from max(start, base) up to end (exclusive).
+            let lo = start.saturating_sub(self.base).min(64);
+            let hi = end - self.base;
+            let upto = if hi >= 64 { u64::MAX } else { (1u64 << hi) - 1 };
+            let from = if lo >= 64 { 0 } else { !((1u64 << lo) - 1) };
+            self.bad & upto & from == 0
+        }
+    }
+
+    impl Iterator for Breaks<'_> {
+        type Item = usize;
+
+        #[inline]
+        fn next(&mut self) -> Option<usize> {
+            while self.mask == 0 {
+                if self.at >= self.hay.len() {
+                    return None;
+                }
+                let end = (self.at + 64).min(self.hay.len());
+                if self.bad != 0 {
+                    self.bad_before = Some(self.base + 63 - self.bad.leading_zeros() as usize);
+                }
+                let block = &self.hay[self.at..end];
+                (self.mask, self.bad) = match block.try_into() {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `avx2` is only set when the CPU has AVX2.
+                    Ok(b) if self.avx2 => unsafe { masks_avx2(b) },
+                    _ => masks(block),
+                };
+                self.base = self.at;
+                self.at = end;
+            }
+            let i = self.mask.trailing_zeros() as usize;
+            self.mask &= self.mask - 1;
+            Some(self.base + i)
+        }
+    }
+
+    /// The splitter's `feed` as it was before its line loop was fused with the block scan
+    /// (a [`Breaks`] iterator, a `plain` query per line): the reference.
+    fn feed_ref(s: &mut LineSplitter, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
+        let mut start = 0;
+        if let Some(prev) = s.after.take() {
+            if let Some(&b) = chunk.first() {
+                if (prev == b'\n' && b == b'\r') || (prev == b'\r' && b == b'\n') {
+                    start = 1;
+                }
+            } else {
+                s.after = Some(prev);
+                return;
+            }
+        }
+        let mut breaks = Breaks::new(chunk);
+        let mut carry = !s.buf.is_empty() || s.cutting;
+        while let Some(pos) = breaks.next() {
+            if pos < start {
+                continue;
+            }
+            let term = chunk[pos];
+            let body = &chunk[start..pos];
+            s.line_no += 1;
+            if !carry {
+                let plain = breaks.plain(start, pos);
+                s.emit(body, Flags { cut: false, plain }, out);
+            } else {
+                carry = false;
+                let cut = std::mem::take(&mut s.cutting);
+                if s.buf.is_empty() {
+                    let plain = breaks.plain(start, pos);
+                    s.emit(body, Flags { cut, plain }, out);
+                } else {
+                    s.buf.extend_from_slice(body);
+                    let buf = std::mem::take(&mut s.buf);
+                    s.emit(&buf, Flags { cut, plain: false }, out);
+                    s.buf = buf;
+                    s.buf.clear();
+                }
+            }
+            let mut next = pos + 1;
+            match chunk.get(next) {
+                Some(&b) if b != b'\r' && b != b'\n' => {}
+                Some(&b) => next += usize::from(b != term),
+                None => s.after = Some(term),
+            }
+            start = next;
+        }
+        s.buf.extend_from_slice(&chunk[start.min(chunk.len())..]);
+        while s.buf.len() > MAX_LINE {
+            s.line_no += 1;
+            let rest = s.buf.split_off(MAX_LINE);
+            let head = std::mem::replace(&mut s.buf, rest);
+            s.cut_pieces += 1;
+            s.cutting = true;
+            out(
+                s.line_no,
+                &head,
+                Flags {
+                    cut: true,
+                    plain: false,
+                },
+            );
+        }
+    }
 
     /// `clean_slow` as it was before it copied runs of text at once (a `push` per printable
     /// byte): the reference.
@@ -590,6 +764,50 @@ mod tests {
             }
             s.finish(&mut out);
             proptest::prop_assert_eq!(got, want);
+        }
+
+        /// The fused line loop (with AVX2 where the CPU has it, and with the portable block
+        /// scan) hands out what the reference `feed_ref` did: the same lines, numbers and
+        /// flags and the same count of cut pieces, however the input is chunked (breaks and
+        /// partners across block and chunk edges, carried and overlong lines included).
+        #[test]
+        fn fused_feed_is_the_reference(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    30 => proptest::sample::select(vec![
+                        "a", " ", "\t", "\n", "\r", "\r\n", "\n\r", "\n\n", "\r\r",
+                        "\x1b[0m", "\x7f", "\u{e9}", "abcdefghijklmnopqrstuvwxyz0123456789",
+                    ])
+                    .prop_map(|w| w.as_bytes().to_vec()),
+                    1 => (MAX_LINE - 70..MAX_LINE + 140).prop_map(|n| vec![b'x'; n]),
+                ],
+                0..120,
+            ),
+            cuts in proptest::collection::vec(0usize..200_000, 0..8),
+        ) {
+            let bytes = parts.concat();
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.push(0);
+            cuts.push(bytes.len());
+            cuts.sort_unstable();
+            type Feed = fn(&mut LineSplitter, &[u8], &mut dyn FnMut(u64, &[u8], Flags));
+            let run = |feed: Feed| {
+                let mut s = LineSplitter::new();
+                let mut got = Vec::new();
+                let mut out = |n, b: &[u8], f: Flags| got.push((n, b.to_vec(), f));
+                for w in cuts.windows(2) {
+                    feed(&mut s, &bytes[w[0]..w[1]], &mut out);
+                }
+                s.finish(&mut out);
+                (got, s.cut_pieces, s.lines())
+            };
+            let want = run(|s, c, out| feed_ref(s, c, &mut |n, b, f| out(n, b, f)));
+            let fast = run(|s, c, out| s.feed(c, &mut |n, b, f| out(n, b, f)));
+            let portable = run(|s, c, out| {
+                s.feed_with(c, &mut |n, b, f| out(n, b, f), |b: &[u8; 64]| masks(b))
+            });
+            proptest::prop_assert!(fast == want);
+            proptest::prop_assert!(portable == want);
         }
 
         #[test]
