@@ -43,21 +43,21 @@ impl LineSplitter {
     /// (see [`Flags`]).
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
         #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU has AVX2 (just checked).
+        if has_avx2_bmi1() {
+            // SAFETY: the CPU has AVX2 and BMI1 (just checked).
             unsafe { self.feed_avx2(chunk, out) };
             return;
         }
         self.feed_with(chunk, out, |b| masks(b));
     }
 
-    /// [`Self::feed`] with AVX2: the block scan ([`masks_avx2`]) inlined into the line loop,
-    /// its constants kept in registers.
+    /// [`Self::feed`] with AVX2 and BMI1: the block scan ([`masks_avx2`]) inlined into the
+    /// line loop, and the loop's bit operations single instructions (`blsi`, `andn`).
     ///
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX2 and BMI1.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,bmi1")]
     unsafe fn feed_avx2(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
         // SAFETY: the CPU has AVX2 (this function's contract).
         self.feed_with(chunk, out, |b| unsafe { masks_avx2(b) });
@@ -85,7 +85,6 @@ impl LineSplitter {
                 return;
             }
         }
-        let len = chunk.len();
         let mut line_no = self.line_no;
         // A line of fewer bytes than this goes out at once. 0 sends the chunk's first line
         // to `line_long` when it continues a buffered (or cut) one; after it the buffer is
@@ -97,36 +96,46 @@ impl LineSplitter {
         };
         // Nonzero: the line in progress has a byte that is not plain in an earlier block.
         let mut pend = 0u64;
-        let mut base = 0;
-        while base < len {
-            // Bit i of `mask`: `chunk[base + i]` is a break; of `bad`: it is not plain text.
+        // The loop walks pointers, not offsets: fewer values to keep across `out`'s call.
+        let range = chunk.as_ptr_range();
+        let end = range.end;
+        // Where the line in progress starts (`start <= len`, see above).
+        let mut from = range.start.wrapping_add(start);
+        // The block being scanned.
+        let mut block = range.start;
+        while block < end {
+            let left = end as usize - block as usize;
+            // Bit i of `mask`: `block[i]` is a break; of `bad`: it is not plain text.
             // `edge`: the bit of the block's last byte, whose partner is in the next block.
             let (mut mask, mut bad, edge): (u64, u64, u64);
-            if let Some(block) = chunk
-                .get(base..base + 64)
-                .and_then(|b| <&[u8; 64]>::try_from(b).ok())
-            {
-                (mask, bad) = block_masks(block);
+            if left >= 64 {
+                // SAFETY: the 64 bytes at `block` lie in the chunk (`left >= 64`), and an
+                // array of bytes needs no alignment.
+                (mask, bad) = block_masks(unsafe { &*(block as *const [u8; 64]) });
                 edge = 1 << 63;
             } else {
                 // The last 1 to 63 bytes, from a zero-padded copy; the padding's bits dropped.
-                let n = len - base;
                 let mut pad = [0u8; 64];
-                pad[..n].copy_from_slice(&chunk[base..]);
+                pad[..left].copy_from_slice(&chunk[chunk.len() - left..]);
                 (mask, bad) = block_masks(&pad);
-                let keep = (1u64 << n) - 1;
+                let keep = (1u64 << left) - 1;
                 mask &= keep;
                 bad &= keep;
-                edge = 1 << (n - 1);
+                edge = 1 << (left - 1);
             }
-            if start > base {
-                // `start == base + 1`: the break at `base` is a partner already consumed.
+            if from > block {
+                // `from == block + 1`: the break at `block` is a partner already consumed.
                 mask &= !1;
             }
+            // Bit i: the byte after break i may be its partner (it is a break too, or it is
+            // in the next block or past the chunk).
+            let check = (mask >> 1) | edge;
             while mask != 0 {
                 let bit = mask & mask.wrapping_neg();
-                mask ^= bit;
-                let pos = base + bit.trailing_zeros() as usize;
+                // SAFETY: a bit of `mask` is a byte of the block that lies in the chunk (the
+                // padding's bits are dropped), so `pos < end`.
+                let pos = unsafe { block.add(mask.trailing_zeros() as usize) };
+                mask &= mask - 1;
                 // The line's bytes in this block are the bits below `bit` still in `bad`
                 // (those of earlier lines are cleared), in earlier blocks `pend`.
                 let low = bit - 1;
@@ -134,39 +143,44 @@ impl LineSplitter {
                 bad &= !low;
                 pend = 0;
                 line_no += 1;
-                debug_assert!(start <= pos && pos < len);
-                // SAFETY: `pos < len`: a bit of `mask` is a byte of the block that lies in the
-                // chunk (the padding's bits are dropped). `start <= pos`: `start` is 0, or
-                // one past an earlier break, or two past it when the byte one past was its
-                // partner, whose bit was then cleared (from `mask`, or at the next block's
-                // start), so the next break is at `start` or later.
-                let body = unsafe { chunk.get_unchecked(start..pos) };
-                if pos - start < limit {
+                debug_assert!(from <= pos);
+                let n = pos as usize - from as usize;
+                // SAFETY: `from..pos` lies in the chunk: `pos < end`, and `from <= pos`, as
+                // `from` is the chunk's start (or one past it when its first byte is the
+                // partner of the previous chunk's last break), or one past an earlier break,
+                // or two past it when the byte one past was its partner, whose bit was then
+                // cleared (from `mask`, or at the next block's start): the next break is at
+                // `from` or later.
+                let body = unsafe { std::slice::from_raw_parts(from, n) };
+                from = pos.wrapping_add(1);
+                if bit & check != 0 {
+                    // SAFETY: `pos < end`.
+                    let term = unsafe { *pos };
+                    if from < end {
+                        // SAFETY: `from < end`.
+                        let b = unsafe { *from };
+                        // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
+                        if b != term && (b == b'\r' || b == b'\n') {
+                            from = from.wrapping_add(1);
+                            mask &= !(bit << 1);
+                        }
+                    } else {
+                        self.after = Some(term);
+                    }
+                }
+                if n < limit {
                     out(line_no, body, Flags { cut: false, plain });
                 } else {
                     line_no = self.line_long(line_no, body, plain, limit == 0, out);
                     limit = MAX_LINE + 1;
                 }
-                start = pos + 1;
-                // The next byte is a break too, or in the next block, or past the chunk.
-                if (mask & (bit << 1)) | (bit & edge) != 0 {
-                    let term = chunk[pos];
-                    match chunk.get(pos + 1) {
-                        // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
-                        Some(&b) if b != term && (b == b'\r' || b == b'\n') => {
-                            start += 1;
-                            mask &= !(bit << 1);
-                        }
-                        Some(_) => {}
-                        None => self.after = Some(term),
-                    }
-                }
             }
             // What is left of `bad` belongs to the line in progress.
             pend |= bad;
-            base += 64;
+            block = block.wrapping_add(64);
         }
         self.line_no = line_no;
+        let start = from as usize - range.start as usize;
         self.buf.extend_from_slice(&chunk[start..]);
         while self.buf.len() > MAX_LINE {
             self.line_no += 1;
@@ -254,6 +268,19 @@ impl LineSplitter {
     }
 }
 
+/// Whether the CPU has AVX2 and BMI1, as [`LineSplitter::feed`]'s fast loop needs (std
+/// caches the answers after the first question).
+fn has_avx2_bmi1() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx2() && std::arch::is_x86_feature_detected!("bmi1")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Whether the CPU has AVX2 (std caches the answer after the first question).
 fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -276,8 +303,14 @@ fn has_avx2() -> bool {
 #[target_feature(enable = "avx2")]
 unsafe fn masks_avx2(block: &[u8; 64]) -> (u64, u64) {
     use std::arch::x86_64::*;
-    let nl = _mm256_set1_epi8(b'\n' as i8);
-    let cr = _mm256_set1_epi8(b'\r' as i8);
+    // `\n` and `\r` at their low nibbles (0xa, 0xd), 0x80 elsewhere: a byte below 0x80 equals
+    // its nibble's entry only if it is a break, and the shuffle gives 0 for the bytes from
+    // 0x80 (none of which is 0).
+    let mut table = [0x80u8; 16];
+    table[usize::from(b'\n')] = b'\n';
+    table[usize::from(b'\r')] = b'\r';
+    // SAFETY (of the load): `table` holds 16 bytes; the load is unaligned.
+    let breaks = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr() as *const __m128i));
     let tab = _mm256_set1_epi8(b'\t' as i8);
     let one = _mm256_set1_epi8(1);
     let lim = _mm256_set1_epi8(0x21);
@@ -285,7 +318,7 @@ unsafe fn masks_avx2(block: &[u8; 64]) -> (u64, u64) {
     for k in 0..2 {
         // SAFETY (of the load): `block[32k..32k + 32]` exists; the load is unaligned.
         let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
-        let brk = _mm256_or_si256(_mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, cr));
+        let brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, v), v);
         // 0x7f + 1 and 0x80..=0xff + 1 wrap to negative or zero; 0x00..=0x1f + 1 are <= 0x20.
         let low = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
         let ok = _mm256_or_si256(brk, _mm256_cmpeq_epi8(v, tab));
