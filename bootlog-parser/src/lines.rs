@@ -103,6 +103,9 @@ impl LineSplitter {
         let mut from = range.start.wrapping_add(start);
         // The block being scanned.
         let mut block = range.start;
+        // 1 when the next block's first byte is a partner already consumed (of the previous
+        // chunk's last break, or of this block's last one), else 0.
+        let mut skip = u64::from(start == 1);
         while block < end {
             let left = end as usize - block as usize;
             // Bit i of `mask`: `block[i]` is a break; of `bad`: it is not plain text.
@@ -123,10 +126,8 @@ impl LineSplitter {
                 bad &= keep;
                 edge = 1 << (left - 1);
             }
-            if from > block {
-                // `from == block + 1`: the break at `block` is a partner already consumed.
-                mask &= !1;
-            }
+            mask &= !skip;
+            skip = 0;
             // Bit i: the byte after break i may be its partner (it is a break too, or it is
             // in the next block or past the chunk).
             let check = (mask >> 1) | edge;
@@ -162,7 +163,9 @@ impl LineSplitter {
                         // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
                         if b != term && (b == b'\r' || b == b'\n') {
                             from = from.wrapping_add(1);
+                            // In this block, or (`bit` is its last) the next one's first.
                             mask &= !(bit << 1);
+                            skip = bit >> 63;
                         }
                     } else {
                         self.after = Some(term);
