@@ -67,6 +67,9 @@ fn grabserial_t(i: &str) -> IResult<&str, f64> {
     if b.first() != Some(&b'[') {
         return Err(err());
     }
+    if let Some((end, v)) = grabserial_six(b) {
+        return Ok((&i[end..], v));
+    }
     if let Some(decided) = grabserial_words(b) {
         return decided.map(|(end, v)| (&i[end..], v)).ok_or_else(err);
     }
@@ -119,6 +122,32 @@ fn grabserial_t(i: &str) -> IResult<&str, f64> {
         .flatten()
         .unwrap_or_else(|| num(&i[k0..e]));
     Ok((&i[e2 + 1..], v))
+}
+
+/// [`grabserial_t`] of a `[`-text in the capture's usual shape, `[I.FFFFFF D.FFFFFF]` (1 to 7
+/// digits before each `.`, six after, one blank between): the end of the stamp and its value,
+/// from four 8-byte words and no loop; `None` for any other text, which the general readers
+/// decide. Where it answers, it answers what they do: `IFFFFFF` over 10^6, one exact division.
+#[inline(always)]
+fn grabserial_six(b: &[u8]) -> Option<(usize, f64)> {
+    use crate::ascii::word_at;
+    use crate::linux::{decimal, digit_run, digits_value, dot_six};
+    let w = word_at(b, 1)?;
+    let n = digit_run(w);
+    if n == 0 || n == 8 {
+        return None;
+    }
+    // `.FFFFFF ` from the `.`, then the delta's digits from the byte after the blank.
+    let frac = dot_six(word_at(b, 1 + n)?, b' ')?;
+    let d = n + 9;
+    let m = digit_run(word_at(b, d)?);
+    if m == 0 || m == 8 {
+        return None;
+    }
+    dot_six(word_at(b, d + m)?, b']')?;
+    // Under 8 whole digits: the integer is under 10^13, exact, and `decimal` divides it once.
+    let v = decimal(digits_value(w, n) * 1_000_000 + frac, 6)?;
+    Some((d + m + 8, v))
 }
 
 /// A number [`grabserial_words`] read: the words holding its whole and fraction digits and
@@ -616,6 +645,39 @@ mod tests {
             proptest::prop_assert_eq!(fast, slow, "{:?}", t);
         }
 
+        /// The fixed-shape reader (`[I.FFFFFF D.FFFFFF]`) answers what the nom grammar does
+        /// wherever it answers, on that shape and its near misses (other digit counts, blanks,
+        /// bytes that border the digit range or carry when added to).
+        #[test]
+        fn six_grabserial_is_the_nom_grammar(
+            a in "[0-9]{1,8}",
+            af in "[0-9]{7}",
+            af_len in proptest::sample::select(vec![6usize, 6, 6, 5, 7]),
+            gap in proptest::sample::select(vec![" ", " ", " ", "  ", "\t"]),
+            d in "[0-9]{0,8}",
+            df in "[0-9]{7}",
+            df_len in proptest::sample::select(vec![6usize, 6, 6, 5, 7]),
+            tail in proptest::sample::select(vec!["]", "] x", "]]", "", ".", " ] U-Boot"]),
+            edit in proptest::option::of((0usize..24, proptest::sample::select(b"0 9.]\t:/x".to_vec()))),
+        ) {
+            let (af, df) = (&af[..af_len], &df[..df_len]);
+            let mut b = format!("[{a}.{af}{gap}{d}.{df}{tail}").into_bytes();
+            if let Some((at, c)) = edit {
+                if at < b.len() {
+                    b[at] = c;
+                }
+            }
+            let t = String::from_utf8(b).unwrap();
+            let slow = grabserial_nom(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            // Its callers checked the `[`.
+            let six = grabserial_six(t.as_bytes()).filter(|_| t.starts_with('['));
+            if let Some((end, v)) = six {
+                proptest::prop_assert_eq!(Some((&t[end..], v.to_bits())), slow, "{:?}", t);
+            }
+            let fast = grabserial_t(&t).ok().map(|(r, v)| (r, v.to_bits()));
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+        }
+
         #[test]
         fn fast_grabserial_is_the_nom_grammar(
             a in "[ \t]{0,2}[0-9]{0,18}(\\.[0-9]{0,18})?",
@@ -643,6 +705,28 @@ mod tests {
             let fast = wall_bracket_fast(&t).map(|(r, v)| (r, v.to_bits()));
             let slow = wall_bracket(&t).ok().map(|(r, v)| (r, v.to_bits()));
             proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+        }
+    }
+
+    #[test]
+    fn six_grabserial_shapes() {
+        for (t, end, v) in [
+            ("[0.216735 0.208341]", 19, 0.216735),
+            ("[0.001344 0.001342] U-Boot", 19, 0.001344),
+            ("[1234567.000001 12.5000001]", 0, 0.0),
+            ("[1234567.000001 12.500000] x", 26, 1234567.000001),
+        ] {
+            let got = grabserial_six(t.as_bytes());
+            let want = (end > 0).then_some((end, v));
+            assert_eq!(got, want, "{t}");
+        }
+        for t in [
+            "[0.216735  0.208341]",
+            "[0.21673 0.208341]",
+            "[12345678.000001 1.000000]",
+            "[0.216735 0.208341",
+        ] {
+            assert_eq!(grabserial_six(t.as_bytes()), None, "{t}");
         }
     }
 

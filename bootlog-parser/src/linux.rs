@@ -113,14 +113,8 @@ fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
 fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = LO << 7;
-    // Bytes 6..14, `.`, six digits, `]`, xor the layout: zeros at the ends, digit values
-    // between. (`+ 0x76` sets a byte's high bit when it is past 9; a byte of 0x80 or more
-    // has it already, and the carry it may send up only flags more: either way it is out.)
-    let frac = word_at(b, 6)? ^ u64::from_le_bytes(*b".000000]");
-    const ENDS: u64 = 0xFF00_0000_0000_00FF;
-    if ((frac.wrapping_add(LO * 0x76) | frac) & HI) | (frac & ENDS) != 0 {
-        return None;
-    }
+    // Bytes 6..14: `.`, six digits, `]`.
+    let frac = dot_six(word_at(b, 6)?, b']')?;
     // Bytes 0..8: `[`, the 5-byte seconds field, `.`, a digit. The field's blanks (exact
     // per byte: no carries) must all come before its first digit, and byte 5 be a digit.
     let head = word_at(b, 0)?;
@@ -135,14 +129,32 @@ fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
     if (field.wrapping_add(LO * 0x76) | field) & HI != 0 {
         return None;
     }
-    let secs = six_digits(field) as f64 + six_digits(frac >> 8) as f64 / POW10[6];
+    let secs = six_digits(field) as f64 + frac as f64 / POW10[6];
     Some((secs, 14))
+}
+
+/// The value of the six digits of a word laid out `.dddddd` then `end` (first byte lowest),
+/// `None` for a word laid out otherwise: the fraction of a printk stamp (`end` is `]`) or of a
+/// grabserial number (`end` is the blank before the next one), checked in one go.
+#[inline(always)]
+pub(crate) fn dot_six(w: u64, end: u8) -> Option<u64> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    // The word xor its layout: zeros at the ends, digit values between. (`+ 0x76` sets a
+    // byte's high bit when it is past 9; a byte of 0x80 or more has it already, and the carry
+    // it may send up only flags more: either way it is out.)
+    let x = w ^ (u64::from_le_bytes(*b".000000\0") | u64::from(end) << 56);
+    const ENDS: u64 = 0xFF00_0000_0000_00FF;
+    if ((x.wrapping_add(LO * 0x76) | x) & HI) | (x & ENDS) != 0 {
+        return None;
+    }
+    Some(six_digits(x >> 8))
 }
 
 /// The number whose six decimal digits are the values of bytes 0..6 of `v` (each 0..=9,
 /// first byte the most significant; bytes 6 and 7 zero).
 #[inline(always)]
-fn six_digits(v: u64) -> u64 {
+pub(crate) fn six_digits(v: u64) -> u64 {
     // Byte pairs: 10 * a digit + the next, in bytes 0, 2, 4 (no byte passes 99).
     let p = (v.wrapping_mul(10) + (v >> 8)) & 0x0000_00FF_00FF_00FF;
     (p & 0xFF) * 10_000 + ((p >> 16) & 0xFF) * 100 + (p >> 32)
