@@ -99,9 +99,37 @@ fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
         Some(s) => Some(s),
         // A stamp has a blank or a digit after its `[`: `[BOOTLOADER_PROFILE]`, `[KPI]`,
         // `[FAILED]` and the like are turned away without the general reader.
-        None if matches!(b.get(1), Some(b' ' | b'\t' | b'0'..=b'9')) => stamp_general(b),
+        None if matches!(b.get(1), Some(b' ' | b'\t' | b'0'..=b'9')) && !no_stamp(b) => {
+            stamp_general(b)
+        }
         None => None,
     }
+}
+
+/// Whether the `[`-text `b` can be told to hold no stamp from its bytes 1..9 alone: the first
+/// of them that is no blank and no digit is there and is no `.` (a stamp's first such byte is
+/// the `.` of `[ *digits.`). `[  OK  ]`, `[  5]`, `[0]crc` and `[2024-03-29 ...` are turned
+/// away here, without the general reader; `false` for anything it cannot rule out.
+#[inline(always)]
+fn no_stamp(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    let Some(w) = word_at(b, 1) else {
+        return false;
+    };
+    // The high bit of each byte of `x` that is not zero (exact per byte: no carries).
+    let nonzero = |x: u64| ((x & !HI).wrapping_add(!HI) | x) & HI;
+    // Digits: zero bytes of `digit_run`'s mask, exact up to the first byte that is no digit
+    // (a carry only starts at a byte of 0xFA or more, which is flagged itself).
+    let digit = ((w & 0xF0F0_F0F0_F0F0_F0F0) ^ (LO * 0x30))
+        | ((w.wrapping_add(LO * 0x06) & 0xF0F0_F0F0_F0F0_F0F0) ^ (LO * 0x30));
+    let other =
+        nonzero(digit) & nonzero(w ^ (LO * u64::from(b' '))) & nonzero(w ^ (LO * u64::from(b'\t')));
+    if other == 0 {
+        return false;
+    }
+    let first = (w >> (other.trailing_zeros() & !7)) as u8;
+    first != b'.'
 }
 
 /// [`stamp_len`] of a `[`-text laid out as printk prints its stamps, `[%5lu.%06lu]` (blanks,
@@ -719,6 +747,48 @@ mod tests {
                 stamp_digits(&b, i).map(|(v, n)| (v.to_bits(), n)),
                 "{:?}", String::from_utf8_lossy(&b)
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// `no_stamp` turns away no stamp: wherever it says no, the byte reader says no, on
+        /// texts built from blanks, digits, `.`, `]` and the bytes next to them.
+        #[test]
+        fn no_stamp_keeps_every_stamp(
+            body in proptest::collection::vec(
+                proptest::sample::select(b"  \t0123456789..]]/:-OKx\xfa\xff\x00".to_vec()),
+                0..16,
+            ),
+        ) {
+            let mut b = vec![b'['];
+            b.extend_from_slice(&body);
+            if no_stamp(&b) {
+                let i = 1 + b[1..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+                proptest::prop_assert_eq!(stamp_digits(&b, i), None, "{:?}", String::from_utf8_lossy(&b));
+            }
+        }
+    }
+
+    #[test]
+    fn no_stamp_shapes() {
+        for t in [
+            "[  OK  ] Started",
+            "[  5]   0.00-10.00",
+            "[0]crclist  ",
+            "[2024-03-29 11:52:40.318]",
+            "[ ID] Interval",
+        ] {
+            assert!(no_stamp(t.as_bytes()), "{t}");
+        }
+        for t in [
+            "[0.000002 0.000002]",
+            "[ 1.5]",
+            "[       1.500000]",
+            "[\t1.5]",
+            "[1.5]",
+            "[12345678.5]",
+        ] {
+            assert!(!no_stamp(t.as_bytes()), "{t}");
         }
     }
 
