@@ -280,6 +280,22 @@ fn clock_time(i: &str) -> IResult<&str, f64> {
 #[inline]
 fn clock_time_words(b: &[u8]) -> Option<(f64, usize)> {
     use crate::linux::{decimal, digit_run, digits_value};
+    let whole = hh_mm_ss(b)?;
+    if b.get(8) != Some(&b'.') {
+        return None;
+    }
+    let f = crate::ascii::word_at(b, 9)?;
+    let n = digit_run(f);
+    if n == 0 || n == 8 {
+        return None;
+    }
+    Some((whole + decimal(digits_value(f, n), n)?, 9 + n))
+}
+
+/// The seconds of the `HH:MM:SS` that `b` starts with, from one 8-byte word; `None` when
+/// `b` starts otherwise (or is shorter).
+#[inline(always)]
+fn hh_mm_ss(b: &[u8]) -> Option<f64> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = LO << 7;
     // `HH:MM:SS` xor its layout: the colons zero, the digits their values (each at most 9:
@@ -290,16 +306,21 @@ fn clock_time_words(b: &[u8]) -> Option<(f64, usize)> {
     }
     let byte = |k: u32| (x >> (8 * k)) as u32 & 0xFF;
     let two = |k: u32| byte(k) * 10 + byte(k + 1);
-    let whole = (two(0) * 3600 + two(3) * 60 + two(6)) as f64;
-    if b.get(8) != Some(&b'.') {
+    Some((two(0) * 3600 + two(3) * 60 + two(6)) as f64)
+}
+
+/// The firmware's own `MESS:` layout after the `MESS:`, `HH:MM:SS.ffffff:N:` (18 bytes, a
+/// one-digit core field): its seconds and length from two words, `None` for any other text
+/// (the general readers decide those). The same value as [`clock_time_words`]: the clock's
+/// seconds plus `decimal` of the six fraction digits.
+#[inline(always)]
+fn mess_fixed(b: &[u8]) -> Option<(f64, usize)> {
+    let whole = hh_mm_ss(b)?;
+    let frac = crate::linux::dot_six(crate::ascii::word_at(b, 8)?, b':')?;
+    if !(b.get(16)?.is_ascii_digit() && b.get(17) == Some(&b':')) {
         return None;
     }
-    let f = crate::ascii::word_at(b, 9)?;
-    let n = digit_run(f);
-    if n == 0 || n == 8 {
-        return None;
-    }
-    Some((whole + decimal(digits_value(f, n), n)?, 9 + n))
+    Some((whole + crate::linux::decimal(frac, 6)?, 18))
 }
 
 /// The nom grammar [`clock_time`] stands in for.
@@ -510,6 +531,11 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
 /// [`strip_rpi`] past its inlined check.
 fn strip_rpi_stamp(text: &str) -> Option<(f64, &str)> {
     if let Some(rest) = text.strip_prefix("MESS:") {
+        if let Some((t, end)) = mess_fixed(rest.as_bytes()) {
+            // `end` follows the ASCII `:`: a char boundary.
+            let rest = &rest[end..];
+            return Some((t, rest.strip_prefix(' ').unwrap_or(rest)));
+        }
         // The word reader straight away (what `clock_time` tries first), without the
         // `IResult` plumbing; `clock_time` for the other shapes.
         let (t, end) = match clock_time_words(rest.as_bytes()) {
@@ -806,6 +832,29 @@ mod tests {
             r in "[:0-9 a\u{e9}]{0,8}",
         ) {
             let t = format!("MESS:{clock}{r}");
+            let slow = t.strip_prefix("MESS:").and_then(|rest| {
+                let (rest, v) = clock_time_nom(rest).ok()?;
+                let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
+                Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
+            });
+            proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The fixed `MESS:` reader (`HH:MM:SS.ffffff:N:`) is the nom sequence, on that shape
+        /// and its near misses (a byte of it overwritten).
+        #[test]
+        fn rpi_mess_fixed_is_the_nom_grammar(
+            clock in "[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}:[0-9]:",
+            r in "[:0-9 a\u{e9}]{0,4}",
+            edit in proptest::option::of((0usize..18, proptest::sample::select(b"0 9.:/x".to_vec()))),
+        ) {
+            let mut b = clock.into_bytes();
+            if let Some((at, c)) = edit {
+                b[at] = c;
+            }
+            let t = format!("MESS:{}{r}", String::from_utf8(b).unwrap());
             let slow = t.strip_prefix("MESS:").and_then(|rest| {
                 let (rest, v) = clock_time_nom(rest).ok()?;
                 let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
