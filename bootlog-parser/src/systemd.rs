@@ -220,8 +220,48 @@ pub fn line(t: &str) -> Option<SystemdLine<'_>> {
 }
 
 /// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
-/// ` reached after ` or `@`, so most lines skip those searches.
+/// ` reached after ` or `@`, so most lines skip those searches. Inlined: a line without either
+/// word must start with one of the fixed prefixes (or be a number line ending as a blame row
+/// can), which its first 8 bytes tell, so most lines are turned away without a call (hence
+/// `always`: the compiler left it out of line in `record_text`, paying two calls).
+#[inline(always)]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
+    if hints & (needles::REACHED | needles::AT) == 0 && !may_match_unhinted(t.as_bytes()) {
+        return None;
+    }
+    line_full(t, hints)
+}
+
+/// Whether a line holding neither ` reached after ` nor `@` may match [`line_full`]: the
+/// first 8 bytes of each fixed prefix it tests (`systemd[1]: `, `[  OK  ]`, `[FAILED]`,
+/// `Startup finished in `, `Welcome to `), or a blame row's first and last bytes.
+#[inline]
+fn may_match_unhinted(b: &[u8]) -> bool {
+    let head = b.get(..8);
+    match b.first() {
+        Some(b'[') => head == Some(b"[  OK  ]") || head == Some(b"[FAILED]"),
+        Some(b'S') => head == Some(b"Startup "),
+        Some(b'W') => head == Some(b"Welcome "),
+        Some(b's') => head == Some(b"systemd["),
+        Some(b'0'..=b'9') => may_end_blame_row(b[b.len() - 1]),
+        _ => false,
+    }
+}
+
+/// Whether a line ending in `last` may be a blame row: every unit suffix ends in one of
+/// `ehprt`, and blanks may follow it; any other ASCII byte rules the line out (most number
+/// lines) without a trim. Non-ASCII bytes may be Unicode blanks: those lines are checked.
+#[inline]
+fn may_end_blame_row(last: u8) -> bool {
+    last >= 0x80
+        || matches!(
+            last,
+            b'e' | b'h' | b'p' | b'r' | b't' | b' ' | b'\t'..=b'\r'
+        )
+}
+
+/// [`line_hinted`] without the first-bytes check.
+fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     let t = t.strip_prefix("systemd[1]: ").unwrap_or(t);
     let b = t.as_bytes();
     match b.first()? {
@@ -247,13 +287,7 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             // the last `.`.)
             // Every unit suffix ends in one of `ehprt`: a line ending in another ASCII byte
             // that is not a blank (most number lines) needs no trim to be ruled out.
-            let last = b[b.len() - 1];
-            if last < 0x80
-                && !matches!(
-                    last,
-                    b'e' | b'h' | b'p' | b'r' | b't' | b' ' | b'\t'..=b'\r'
-                )
-            {
+            if !may_end_blame_row(b[b.len() - 1]) {
                 return None;
             }
             // Trimmed once: the span never reaches the trimmed blanks (no span part ends in
@@ -339,6 +373,26 @@ mod tests {
                 proptest::prop_assert_eq!(has_unit_suffix(&t), UNIT_SUFFIXES.contains(&suffix), "{:?}", t);
                 proptest::prop_assert_eq!(trim_tree_glyphs(&t), t.trim_start_matches(TREE_GLYPHS));
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The first-bytes check turns away no line [`line_full`] matches, whatever the hints.
+        #[test]
+        fn first_bytes_check_keeps_every_match(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "systemd[1]: ", "systemd[", "systemd", "[  OK  ]", "[  OK ", "[FAILED]", "[FAIL",
+                "[ ", "Startup finished in ", "Startup ", "Start", "Welcome to ", "Welcome",
+                "Wel", "1.5s", "3ms", "12", " ", "\t", "\u{a0}", " a.service", "b.target",
+                " reached after ", " @1.2s", " +5ms", "&#9492;", "x", "e", "(kernel)", " = ",
+                " + ", "Failed to start ", ".",
+            ]), 0..6),
+            hints in proptest::sample::select(vec![
+                0u8, needles::REACHED, needles::AT, needles::AUTOBOOT, needles::ALL,
+            ]),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(line_hinted(&t, hints), line_full(&t, hints), "{:?}", t);
         }
     }
 
