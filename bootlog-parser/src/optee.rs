@@ -21,8 +21,8 @@ pub fn line(t: &str) -> Option<OpteeLine<'_>> {
     }
     let r = t[2..]
         .strip_prefix("TC:")
-        .or_else(|| t[2..].strip_prefix("TA:"))?
-        .trim_start();
+        .or_else(|| t[2..].strip_prefix("TA:"))
+        .map(crate::ascii::trim_start_ws)?;
     if let Some(v) = r.strip_prefix("OP-TEE version:") {
         return Some(OpteeLine::Version(
             v.split_whitespace().next().unwrap_or(""),

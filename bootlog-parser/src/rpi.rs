@@ -13,9 +13,14 @@ pub enum RpiLine<'a> {
     LoadedKernel(&'a str),
 }
 
+/// The first word after the first `key` in `s`: the key found by a `memchr` for its first
+/// byte and a compare (std's `find` built a two-way searcher for each of the two keys a line).
+/// `key` is ASCII and not empty.
 fn word_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
-    let i = s.find(key)? + key.len();
-    s[i..].split_whitespace().next()
+    let (b, k) = (s.as_bytes(), key.as_bytes());
+    let i = memchr::memchr_iter(k[0], b).find(|&i| b[i..].starts_with(k))? + k.len();
+    // After the ASCII key: a char boundary.
+    crate::ascii::first_word(&s[i..])
 }
 
 /// Classifies a line (leading blanks and firmware stamps removed).
@@ -52,7 +57,7 @@ fn line_full(t: &str) -> Option<RpiLine<'_>> {
         }
         b'F' => t
             .strip_prefix("Firmware: ")
-            .map(|r| RpiLine::Firmware(r.trim())),
+            .map(|r| RpiLine::Firmware(crate::ascii::trim_ws(r))),
         b'S' => {
             // `start*.elf` as the first word: most `Starting ...` lines are turned away by
             // its first five bytes before the word's end is looked for.
@@ -77,12 +82,18 @@ fn line_full(t: &str) -> Option<RpiLine<'_>> {
 mod tests {
     use super::*;
 
-    /// The `strip_prefix` chain [`line_full`] stands in for.
+    /// The `find` and `split_whitespace` search [`word_after`] stands in for.
+    fn word_after_find<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+        let i = s.find(key)? + key.len();
+        s[i..].split_whitespace().next()
+    }
+
+    /// The `strip_prefix` chain [`line_full`] stands in for (with the std searches).
     fn line_full_ref(t: &str) -> Option<RpiLine<'_>> {
         if let Some(r) = t.strip_prefix("RPi: BOOTLOADER") {
             return Some(RpiLine::Bootloader(
-                word_after(r, "VERSION:")?,
-                word_after(r, "DATE:"),
+                word_after_find(r, "VERSION:")?,
+                word_after_find(r, "DATE:"),
             ));
         }
         if let Some(r) = t.strip_prefix("Firmware: ") {
@@ -127,7 +138,8 @@ mod tests {
             parts in proptest::collection::vec(proptest::sample::select(vec![
                 "Starting ", "start", "start4.elf", ".elf", "elf", " ", "\t", "\u{a0}", "Disk", "Loaded '",
                 "kernel", ".img", "'", "Firmware: ", "RPi: BOOTLOADER", "VERSION:", "DATE:", "x", "S",
-            ]), 0..6),
+                "V", "D", "VERSION", "DATE: 2023/01/11",
+            ]), 0..8),
         ) {
             let t = parts.concat();
             proptest::prop_assert_eq!(line(&t), line_full_ref(&t), "{:?}", t);

@@ -1,6 +1,6 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
-use crate::needles;
+use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use std::sync::OnceLock;
 
@@ -43,27 +43,27 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
 /// [`line_hinted`] without the two-byte check.
 fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("SYSFW ABI:") {
-        let r = r.trim();
-        let abi = r.split_whitespace().next()?;
+        let r = ascii::trim_ws(r);
+        let abi = ascii::first_word(r)?;
         let fw = r
             .split_once('\'')
             .and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)));
-        return Some(SysfwLine::Abi(abi, fw.map(str::trim)));
+        return Some(SysfwLine::Abi(abi, fw.map(ascii::trim_ws)));
     }
     if let Some(r) = t.strip_prefix("SYSFW Version") {
-        return Some(SysfwLine::Version(
-            r.trim_start_matches([':', ' ']).trim_end(),
-        ));
+        return Some(SysfwLine::Version(ascii::trim_end_ws(
+            r.trim_start_matches([':', ' ']),
+        )));
     }
     if let Some(r) = t.strip_prefix("TIFS ver:") {
-        return Some(SysfwLine::Version(r.trim()));
+        return Some(SysfwLine::Version(ascii::trim_ws(r)));
     }
     if let Some(r) = t.strip_prefix("DMSC ABI revision") {
-        return Some(SysfwLine::DmscAbi(r.trim()));
+        return Some(SysfwLine::DmscAbi(ascii::trim_ws(r)));
     }
     // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
     if hints & needles::OARD != 0 && has_board_config(t) {
-        return Some(SysfwLine::BoardConfig(t.trim_end()));
+        return Some(SysfwLine::BoardConfig(ascii::trim_end_ws(t)));
     }
     None
 }

@@ -28,16 +28,16 @@ pub fn line(t: &str) -> Option<TfaLine<'_>> {
 fn line_full(t: &str) -> Option<TfaLine<'_>> {
     let rest = ["NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:"]
         .iter()
-        .find_map(|p| t.strip_prefix(p))?
-        .trim_start();
+        .find_map(|p| t.strip_prefix(p))
+        .map(crate::ascii::trim_start_ws)?;
     if let Some(r) = rest.strip_prefix("OpenSBI ") {
-        return Some(TfaLine::OpenSbi(r.trim()));
+        return Some(TfaLine::OpenSbi(crate::ascii::trim_ws(r)));
     }
     let (bl, r) = rest.split_once(':')?;
     if !(bl.starts_with("BL") && bl.len() <= 4) {
         return Some(TfaLine::Other);
     }
-    let r = r.trim();
+    let r = crate::ascii::trim_ws(r);
     if r.starts_with('v') && r.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
         Some(TfaLine::Version(bl, r))
     } else {
