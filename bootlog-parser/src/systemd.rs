@@ -129,6 +129,9 @@ pub enum SystemdLine<'a> {
     Chain(&'a str, f64, Option<f64>),
 }
 
+/// The unit suffixes: [`has_unit_suffix`] compares them by the last byte, and the tests check
+/// it against this list.
+#[cfg(test)]
 const UNIT_SUFFIXES: [&str; 11] = [
     ".service",
     ".target",
@@ -143,9 +146,34 @@ const UNIT_SUFFIXES: [&str; 11] = [
     ".automount",
 ];
 
-/// Whether the text after the last `.` of `s` is a unit suffix (`.service`, ...): a look at
-/// the last bytes only, as no suffix is longer than `.automount`.
+/// Whether the text after the last `.` of `s` is a unit suffix (`.service`, ...). Each suffix
+/// holds one `.`, its first byte, so this is `s` ending with one: the last byte picks the
+/// few to compare (the `rposition` scan it replaced is [`has_unit_suffix_scan`]).
+#[inline]
 fn has_unit_suffix(s: &str) -> bool {
+    match s.as_bytes().last() {
+        Some(b'e') => {
+            s.ends_with(".service")
+                || s.ends_with(".device")
+                || s.ends_with(".slice")
+                || s.ends_with(".scope")
+        }
+        Some(b't') => {
+            s.ends_with(".target")
+                || s.ends_with(".mount")
+                || s.ends_with(".socket")
+                || s.ends_with(".automount")
+        }
+        Some(b'r') => s.ends_with(".timer"),
+        Some(b'p') => s.ends_with(".swap"),
+        Some(b'h') => s.ends_with(".path"),
+        _ => false,
+    }
+}
+
+/// The last-`.` scan [`has_unit_suffix`] stands in for.
+#[cfg(test)]
+fn has_unit_suffix_scan(s: &str) -> bool {
     let b = s.as_bytes();
     let tail = &b[b.len().saturating_sub(MAX_SUFFIX)..];
     // The last `.` of `s`, if it lies in the tail (one further back leaves too long a suffix).
@@ -156,16 +184,33 @@ fn has_unit_suffix(s: &str) -> bool {
 }
 
 /// The length of the longest of [`UNIT_SUFFIXES`].
+#[cfg(test)]
 const MAX_SUFFIX: usize = ".automount".len();
 
-/// Whether `s` holds no `' '`: a plain byte loop, as units are short and std's `memchr`
-/// pays its set-up on each.
+/// Whether `s` holds no `' '`: 8 bytes a word (units run to 20 and more bytes), the rest a
+/// byte at a time; std's `memchr` pays its set-up on each.
 #[inline]
 fn no_space(s: &str) -> bool {
-    !s.bytes().any(|c| c == b' ')
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(w) = ascii::word_at(b, i) {
+        if ascii::eq_mask(w, b' ') != 0 {
+            return false;
+        }
+        i += 8;
+    }
+    !b[i..].contains(&b' ')
 }
 
+/// Whether `s` is a unit name: a unit suffix at its end and no `' '` (as
+/// [`is_unit_chain`] says, by the byte-level tests).
 fn is_unit(s: &str) -> bool {
+    has_unit_suffix(s) && no_space(s)
+}
+
+/// The `ends_with` and `contains` chain [`is_unit`] stands in for.
+#[cfg(test)]
+fn is_unit_chain(s: &str) -> bool {
     UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
 }
 
@@ -324,7 +369,8 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             if hints & needles::AT == 0 {
                 return None;
             }
-            memchr::memchr(b'@', t.as_bytes())?;
+            // No separate look for an `@` in `t` first: the hint says there is one, and `s`
+            // is a suffix of `t`, so a line without any finds no ` @` below either.
             let s = strip_tree(t);
             // `split_once(" @")`: the first " @" (a one-byte search, then a look back).
             let b = s.as_bytes();
@@ -371,6 +417,9 @@ mod tests {
             for t in [s.clone(), format!("{s}{u}"), format!("{s}{u}{pre}"), format!("{pre}{u}")] {
                 let suffix = t.rfind('.').map_or("", |d| &t[d..]);
                 proptest::prop_assert_eq!(has_unit_suffix(&t), UNIT_SUFFIXES.contains(&suffix), "{:?}", t);
+                proptest::prop_assert_eq!(has_unit_suffix_scan(&t), UNIT_SUFFIXES.contains(&suffix), "{:?}", t);
+                proptest::prop_assert_eq!(no_space(&t), !t.contains(' '), "{:?}", t);
+                proptest::prop_assert_eq!(is_unit(&t), is_unit_chain(&t), "{:?}", t);
                 proptest::prop_assert_eq!(trim_tree_glyphs(&t), t.trim_start_matches(TREE_GLYPHS));
             }
         }
