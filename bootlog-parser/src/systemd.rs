@@ -214,14 +214,27 @@ fn is_unit_chain(s: &str) -> bool {
     UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
 }
 
+/// `s.rsplit_once(pat)` for a short ASCII `pat`, by a byte loop from the end: std builds a
+/// two-way searcher on each call (about 340 instructions a `Startup finished` part).
+#[inline]
+fn rsplit_once_ascii<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
+    let (b, p) = (s.as_bytes(), pat.as_bytes());
+    let last = b.len().checked_sub(p.len())?;
+    let i = (0..=last)
+        .rev()
+        .find(|&i| b[i] == p[0] && b[i..].starts_with(p))?;
+    // `pat` is ASCII: the match starts and ends on char boundaries.
+    Some((&s[..i], &s[i + p.len()..]))
+}
+
 fn startup(r: &str) -> Option<SystemdLine<'_>> {
-    let (main, total) = match r.rsplit_once(" = ") {
+    let (main, total) = match rsplit_once_ascii(r, " = ") {
         Some((m, t)) => (m, span_str(t)),
         None => (r, None),
     };
     let mut parts = Vec::new();
     for p in main.split(" + ") {
-        let (v, label) = ascii::trim_ws(p).rsplit_once(" (")?;
+        let (v, label) = rsplit_once_ascii(ascii::trim_ws(p), " (")?;
         parts.push((label.trim_end_matches(')'), span_str(v)?));
     }
     Some(SystemdLine::Startup(parts, total))
@@ -250,7 +263,8 @@ fn strip_tree(mut s: &str) -> &str {
     loop {
         let t = trim_tree_glyphs(s);
         if let Some(r) = t.strip_prefix("&#") {
-            if let Some(end) = r.find(';') {
+            // `find(';')` by a byte loop: the `;` is a few bytes on, past std's set-up.
+            if let Some(end) = r.bytes().position(|c| c == b';') {
                 s = &r[end + 1..];
                 continue;
             }
@@ -442,6 +456,48 @@ mod tests {
         ) {
             let t = parts.concat();
             proptest::prop_assert_eq!(line_hinted(&t, hints), line_full(&t, hints), "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The byte-loop `rsplit_once` is std's, for the two patterns it is given.
+        #[test]
+        fn ascii_rsplit_is_std(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                " (", " = ", "(", "=", " ", "  ", "x", "é", "1.5s", ")", " + ",
+            ]), 0..8),
+            pat in proptest::sample::select(vec![" (", " = "]),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(rsplit_once_ascii(&t, pat), t.rsplit_once(pat), "{:?}", t);
+        }
+    }
+
+    /// `strip_tree` as it was with std's `find(';')`.
+    fn strip_tree_find(mut s: &str) -> &str {
+        loop {
+            let t = s.trim_start_matches(TREE_GLYPHS);
+            if let Some(r) = t.strip_prefix("&#") {
+                if let Some(end) = r.find(';') {
+                    s = &r[end + 1..];
+                    continue;
+                }
+            }
+            return t;
+        }
+    }
+
+    proptest::proptest! {
+        /// Tree rows lose the same glyphs and entities as with std's trims and `find`.
+        #[test]
+        fn strip_tree_is_the_std_chain(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "&#9492;", "&#9472;", "&#", ";", " ", "\u{2514}", "\u{2500}", "|", "`", "-", "a.service",
+                " @1.2s", "x", "é",
+            ]), 0..7),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(strip_tree(&t), strip_tree_find(&t), "{:?}", t);
         }
     }
 
