@@ -145,27 +145,41 @@ fn us_nom(v: &str) -> Option<u64> {
     d.parse().ok()
 }
 
-/// Whether `t` holds `2nd stage bootloader`: 8 bytes a step for a `2` (a match can only
-/// start 20 or more bytes before the end), then a compare at the first `2` of the step.
-/// Most `S` lines hold none, and were paying a `memchr` call for the answer.
+/// `2nd stage bootloader`, the word [`has_2nd_stage`] looks for.
+const STAGE2: &[u8] = b"2nd stage bootloader";
+
+/// For each pair of bytes (`first << 8 | second`), 1 + the offset in [`STAGE2`] where it
+/// starts, or 0 where the word holds no such pair (its 19 pairs are all different).
+const fn stage2_pairs() -> [u8; 65536] {
+    let mut t = [0u8; 65536];
+    let mut j = 0;
+    while j + 1 < STAGE2.len() {
+        let p = (STAGE2[j] as usize) << 8 | STAGE2[j + 1] as usize;
+        t[p] = j as u8 + 1;
+        j += 1;
+    }
+    t
+}
+
+static STAGE2_PAIRS: [u8; 65536] = stage2_pairs();
+
+/// Whether `t` holds `2nd stage bootloader`, looking at every 16th byte pair only: a match
+/// at `s` spans the pairs starting at `s..=s + 18`, 19 in a row, so one starts at a multiple
+/// of 16, and that pair is one of the word's. Only where the pair is the word's is the word
+/// compared, at the one offset it holds that pair. Most `S` lines hold none; the
+/// `2`-a-word scan before cost more, a `memchr` call more still.
 #[inline(never)]
 fn has_2nd_stage(t: &str) -> bool {
-    const W: &[u8] = b"2nd stage bootloader";
     let b = t.as_bytes();
-    let mut i = 0;
-    while i + W.len() <= b.len() {
-        // In bounds: `i + 8 <= b.len()` as `W` is longer than a word.
-        let m = ascii::word_at(b, i).map_or(0, |w| ascii::eq_mask(w, b'2'));
-        if m == 0 {
-            i += 8;
-            continue;
-        }
-        // The first `2` of the step (`eq_mask` is exact up to it).
-        let k = i + (m.trailing_zeros() / 8) as usize;
-        if b[k..].starts_with(W) {
+    let mut p = 0;
+    while p + 1 < b.len() {
+        let pair = usize::from(b[p]) << 8 | usize::from(b[p + 1]);
+        let j = usize::from(STAGE2_PAIRS[pair]);
+        // `j - 1` is where the word would start before `p`.
+        if j != 0 && p + 1 >= j && b[p + 1 - j..].starts_with(STAGE2) {
             return true;
         }
-        i = k + 1;
+        p += 16;
     }
     false
 }
@@ -309,6 +323,19 @@ mod tests {
                 proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_memchr(&t));
                 let slow = t.split_once(" :").or_else(|| t.split_once(':')).map(|(k, v)| (k.trim(), v.trim()));
                 proptest::prop_assert_eq!(kv(&t), slow, "{:?}", t);
+            }
+        }
+
+        /// The every-16th-pair search finds the word at every offset, among its own bytes.
+        #[test]
+        fn stage2_found_at_any_offset(
+            pre in "[2nd stagebotler\u{e9}x]{0,40}",
+            post in "[2nd stagebotler\u{e9}x]{0,20}",
+            cut in 0usize..21,
+        ) {
+            let word = std::str::from_utf8(STAGE2).unwrap();
+            for t in [format!("{pre}{word}{post}"), format!("{pre}{}{post}", &word[..cut]), format!("{pre}{post}")] {
+                proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_memchr(&t), "{:?}", t);
             }
         }
     }
