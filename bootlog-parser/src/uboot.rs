@@ -144,18 +144,13 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
 #[inline]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
     // Without `autoboot` in the line, only the fixed prefixes below can match: their first
-    // two bytes turn other lines away without a call.
+    // four bytes (two for `St`, answered next) turn other lines away without a call
+    // (`SPL initial ...`, `## Booting ...`, `Times for ...` and the like included).
     if hints & needles::AUTOBOOT == 0
+        && t.as_bytes().get(..2) != Some(b"St")
         && !matches!(
-            t.as_bytes().get(..2),
-            Some(
-                [b'U', b'-']
-                    | [b'T', b'r' | b'i']
-                    | [b'S', b't' | b'P']
-                    | [b'M', b'a']
-                    | [b'A', b'c']
-                    | [b'#', b'#']
-            )
+            t.as_bytes().get(..4),
+            Some(b"U-Bo" | b"Tryi" | b"Time" | b"SPL:" | b"Mark" | b"Accu" | b"### ")
         )
     {
         return None;
@@ -420,7 +415,7 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// The two-byte check turns away no line the grammar matches.
+        /// The prefix check turns away no line the grammar matches.
         #[test]
         fn two_byte_check_keeps_every_match(
             a in proptest::sample::select(b"U-TriSPtMaAc#HPx ".to_vec()),
@@ -429,6 +424,8 @@ mod tests {
                 "Boot SPL 2023.04 (x)", "ying to boot from MMC1", "mer summary in microseconds (5 records):",
                 "arting kernel ...", "arting ATF", "L: failed to boot", "rk    Elapsed  Stage",
                 "cumulated time:", "# ERROR ###", "t any key to stop autoboot", "", "x",
+                "L initial stack usage", "# Booting kernel", "mes for array", "iad: 1", "#ERROR ###",
+                "L:", "mer", "ying", "rk", "cu", "Bo", "# ", "rk Elapsed Stage",
             ]),
             hints in proptest::sample::select(vec![0u8, needles::AUTOBOOT]),
         ) {
