@@ -347,13 +347,13 @@ impl State {
     #[inline(always)]
     fn line_text(&mut self, n: u64, text: &str) {
         // A printk-stamped line has no capture layer or prefix (see `hoststamp::strip`): its
-        // stamp, read once here, goes straight to `classify`.
+        // stamp, read once here, goes straight to `record_printk`.
         let lead = ascii::trim_start(text);
         match lead.bytes().next() {
             Some(b'[') => match linux::stamp_len(lead.as_bytes()) {
                 Some((ts, len)) => {
                     let p = linux::printk_after(lead, ts, len);
-                    self.record_text(n, None, None, lead, Some(p));
+                    self.record_printk(n, None, None, lead, p);
                 }
                 None => self.layered(n, hoststamp::bracket(text, lead)),
             },
@@ -453,30 +453,29 @@ impl State {
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
         let (fw, t) = strip_prefixes(ascii::trim_start(text));
         let host = self.host(n, host_raw, scale);
-        self.record_text(n, host, fw, t, linux::printk(t));
+        self.record_text(n, host, fw, t);
     }
 
     /// [`State::record`] of a text without a host stamp that starts with no blank: most
     /// lines, spared the host clock's bookkeeping (which does nothing without a stamp).
+    #[inline(always)]
     fn record_plain(&mut self, n: u64, lead: &str) {
         let (fw, t) = strip_prefixes(lead);
-        self.record_text(n, None, fw, t, linux::printk(t));
+        self.record_text(n, None, fw, t);
     }
 
-    /// One record's text, every capture layer and prefix removed (`t` starts with no blank),
-    /// and its printk stamp if it has one.
-    fn record_text(
-        &mut self,
-        n: u64,
-        host: Option<f64>,
-        fw: Option<f64>,
-        t: &str,
-        printk: Option<linux::Printk<'_>>,
-    ) {
+    /// One record's text, every capture layer and prefix removed (`t` starts with no blank).
+    /// A printk-stamped one goes to [`State::record_printk`].
+    fn record_text(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if t.is_empty() {
             if self.cur.started {
                 self.cur.lines.1 = n;
             }
+            return;
+        }
+        if let Some((ts, len)) = linux::stamp_len(t.as_bytes()) {
+            let p = linux::printk_after(t, ts, len);
+            self.record_printk(n, host, fw, t, p);
             return;
         }
 
@@ -492,7 +491,34 @@ impl State {
             self.cur.cores_mode = false;
         }
 
-        self.classify(n, host, fw, t, printk);
+        self.classify(n, host, fw, t);
+        self.touch(n, t.len());
+        if self.is_ready(t) {
+            self.ready(n, host, t);
+        }
+    }
+
+    /// [`State::record_text`] of a printk-stamped text `t` (its stamp read as `p`): most of a
+    /// boot log, spared the grammar gate (out of line, its own small frame).
+    #[inline(never)]
+    fn record_printk(
+        &mut self,
+        n: u64,
+        host: Option<f64>,
+        fw: Option<f64>,
+        t: &str,
+        p: linux::Printk<'_>,
+    ) {
+        // Bootstage report rows continue a report until a line that is not one.
+        if self.cur.bootstage.is_some() && self.bootstage_row(t) {
+            return;
+        }
+        // A `[`-text ends an SBL cores list.
+        self.cur.cores_mode = false;
+        if fw.is_some() {
+            self.cur.fw_s = fw;
+        }
+        self.printk(n, host, p);
         self.touch(n, t.len());
         if self.is_ready(t) {
             self.ready(n, host, t);
@@ -518,21 +544,10 @@ impl State {
         }
     }
 
-    fn classify(
-        &mut self,
-        n: u64,
-        host: Option<f64>,
-        fw: Option<f64>,
-        t: &str,
-        printk: Option<linux::Printk<'_>>,
-    ) {
+    /// The grammars' reading of a text that has no printk stamp, and what it opens or marks.
+    fn classify(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if fw.is_some() {
             self.cur.fw_s = fw;
-        }
-        // printk first: it is most of a boot log.
-        if let Some(p) = printk {
-            self.printk(n, host, p);
-            return;
         }
         // Only the grammars the first byte and the line's words allow (see `gate`), in order.
         // (This also fixes `self.hints` for the handlers below that read it.)
