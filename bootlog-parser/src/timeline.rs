@@ -233,6 +233,16 @@ static PREFIX_START: [bool; 256] = {
     t
 };
 
+/// The first bytes (of a line's text after its blanks) that [`State::line_text`] does not
+/// hand straight to `record_text`: those of [`PREFIX_START`] and the capture layers' `[`
+/// and `-` (see [`hoststamp::may_start`]).
+static SPECIAL_START: [bool; 256] = {
+    let mut t = PREFIX_START;
+    t[b'[' as usize] = true;
+    t[b'-' as usize] = true;
+    t
+};
+
 /// The Raspberry Pi firmware stamp (if any) and the text after every prefix `record` strips,
 /// of a text `lead` that starts with no blank.
 #[inline(always)]
@@ -344,28 +354,58 @@ impl State {
     }
 
     /// A line's cleaned text, `self.hints` set for it.
+    ///
+    /// Every branch ends in a call that is the last thing done (or in no call), and every
+    /// such call takes its arguments in registers, so LLVM makes them jumps and this needs
+    /// no frame of its own: a line pays for one function entry and exit, the record's.
     #[inline(always)]
     fn line_text(&mut self, n: u64, text: &str) {
-        // A printk-stamped line has no capture layer or prefix (see `hoststamp::strip`): its
-        // stamp, read once here, goes straight to `record_printk`.
-        let lead = ascii::trim_start(text);
+        // `ascii::trim_start` without its char-boundary check (a dozen instructions a line).
+        // SAFETY: `trim_start_bytes` drops only ASCII bytes from the front of the valid UTF-8
+        // `text`, so what is left starts on a char boundary and is valid UTF-8 too.
+        let lead =
+            unsafe { std::str::from_utf8_unchecked(ascii::trim_start_bytes(text.as_bytes())) };
         match lead.bytes().next() {
-            Some(b'[') => match linux::stamp_len(lead.as_bytes()) {
-                Some((ts, len)) => {
-                    let p = linux::printk_after(lead, ts, len);
-                    self.record_printk(n, None, None, lead, p);
-                }
-                None => self.layered(n, hoststamp::bracket(text, lead)),
-            },
-            Some(c) if !hoststamp::may_start(c) => self.record_plain(n, lead),
+            // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
+            Some(c) if !SPECIAL_START[usize::from(c)] => self.record_text(n, None, None, lead),
             // A blank line: what `record` then `record_text` do with an empty text.
             None => {
                 if self.cur.started {
                     self.cur.lines.1 = n;
                 }
             }
-            _ => self.layered(n, hoststamp::strip(text)),
+            Some(b'[') => self.bracket_line(n, text, lead),
+            Some(c) if !hoststamp::may_start(c) => self.prefixed_line(n, lead),
+            _ => self.layered_line(n, text),
         }
+    }
+
+    /// [`State::line_text`] of a line whose text `lead` (after its blanks) starts with `[`:
+    /// a printk stamp (no capture layer or prefix then, see `hoststamp::strip`, so the stamp,
+    /// read once here, goes straight to `record_printk`), else perhaps a host stamp.
+    #[inline(never)]
+    fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
+        match linux::stamp_len(lead.as_bytes()) {
+            Some((ts, len)) => {
+                let p = linux::printk_after(lead, ts, len);
+                self.record_printk(n, None, None, lead, p);
+            }
+            None => self.layered(n, hoststamp::bracket(text, lead)),
+        }
+    }
+
+    /// [`State::line_text`] of a line whose text `lead` (after its blanks) may start with a
+    /// prefix `record` strips (see [`may_start_prefix`]).
+    #[inline(never)]
+    fn prefixed_line(&mut self, n: u64, lead: &str) {
+        let (fw, t) = strip_prefixes_slow(lead);
+        self.record_text(n, None, fw, t);
+    }
+
+    /// [`State::line_text`] of a line that may carry a LAVA layer (starts with `-`).
+    #[inline(never)]
+    fn layered_line(&mut self, n: u64, text: &str) {
+        self.layered(n, hoststamp::strip(text));
     }
 
     /// A line whose capture layer (if any) was found: its records (out of line, as most
