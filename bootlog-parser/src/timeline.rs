@@ -293,6 +293,12 @@ fn strip_junk(mut t: &str) -> &str {
     }
 }
 
+/// `r.is_match(t)`, kept out of the per-line path (a profile's own ready regex is rare).
+#[inline(never)]
+fn is_match_out_of_line(r: &Regex, t: &str) -> bool {
+    r.is_match(t)
+}
+
 /// Whether a line is a bootstage report's `Mark Elapsed Stage` header, as [`uboot::line`]
 /// tells. Only a line starting `Mark` can be (the grammar's own first test for it): the
 /// others, such as the line that ends a report, skip the grammar and its `autoboot` search.
@@ -300,13 +306,22 @@ fn is_columns_line(t: &str) -> bool {
     t.starts_with("Mark") && matches!(uboot::line(t), Some(uboot::UbootLine::BootstageColumns))
 }
 
+/// Whether `t` matches [`DEFAULT_READY`] (a `login:` prompt, blanks after it allowed).
+/// Inlined: most lines end in neither `:` nor a blank, and are ruled out with no trim and
+/// no call.
+#[inline(always)]
 fn is_default_ready(t: &str) -> bool {
-    // Most lines end in neither `:` nor a blank: no trim needed to rule them out.
-    match t.as_bytes().last() {
-        Some(b':') => {}
-        Some(c) if c.is_ascii_whitespace() => {}
-        _ => return false,
-    }
+    let may = match t.as_bytes().last() {
+        Some(b':') => true,
+        Some(c) => c.is_ascii_whitespace(),
+        None => false,
+    };
+    may && is_default_ready_tail(t)
+}
+
+/// [`is_default_ready`] of a text that ends in `:` or a blank (out of line).
+#[inline(never)]
+fn is_default_ready_tail(t: &str) -> bool {
     let t = ascii::trim_end(t);
     let n = t.len();
     if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
@@ -577,10 +592,13 @@ impl State {
         }
     }
 
+    /// Whether `t` is the profile's ready marker (by default a login prompt). Inlined with
+    /// the default's last-byte test; what follows it, and a profile's regex, out of line.
+    #[inline(always)]
     fn is_ready(&self, t: &str) -> bool {
         match &self.ready {
             None => is_default_ready(t),
-            Some(r) => r.is_match(t),
+            Some(r) => is_match_out_of_line(r, t),
         }
     }
 
