@@ -86,6 +86,10 @@ struct Builder {
     /// The firmware stamp when the kernel stage opened: the firmware's share of the boot.
     fw_at_kernel: Option<f64>,
     lines: (u64, u64),
+    /// Console bytes of the lines touched since the last stage opened, not yet added to its
+    /// `bytes`: one add a line instead of a look-up of the last stage
+    /// ([`Builder::flush_bytes`] adds them when a stage opens and when the boot ends).
+    tail_bytes: u64,
     /// systemd blame rows, critical-chain units and failed units of this boot, kept here (not
     /// in `boot.systemd`) so their capacity outlives the boot; [`Builder::finish`] moves them.
     sd_blame: Slots<SystemdUnit>,
@@ -587,9 +591,8 @@ impl State {
             b.lines.0 = n;
         }
         b.lines.1 = n;
-        if let Some(s) = b.stages.last_mut() {
-            s.bytes += len as u64 + 2;
-        }
+        // The running stage's, added to it by `flush_bytes` (lost if no stage runs).
+        b.tail_bytes += len as u64 + 2;
     }
 
     /// Whether `t` is the profile's ready marker (by default a login prompt). Inlined with
@@ -777,6 +780,7 @@ impl State {
         if self.cur.lines.0 == 0 {
             self.cur.lines.0 = n;
         }
+        self.cur.flush_bytes();
         self.cur.stages.push(OpenStage {
             id,
             line: n,
@@ -1297,6 +1301,7 @@ impl Builder {
             fw_s,
             fw_at_kernel,
             lines,
+            tail_bytes,
             sd_blame,
             sd_chain,
             sd_failed,
@@ -1373,6 +1378,7 @@ impl Builder {
         *fw_s = None;
         *fw_at_kernel = None;
         *lines = (0, 0);
+        *tail_bytes = 0;
         // The slots keep their items: their strings are rewritten by the next boot.
         sd_blame.len = 0;
         sd_chain.len = 0;
@@ -1383,6 +1389,14 @@ impl Builder {
         builder_initcalls.len = 0;
         *components_len = 0;
         *components_sig = 0;
+    }
+
+    /// Adds [`Builder::tail_bytes`] to the running stage (none: they belong to no stage).
+    fn flush_bytes(&mut self) {
+        if let Some(s) = self.stages.last_mut() {
+            s.bytes += self.tail_bytes;
+        }
+        self.tail_bytes = 0;
     }
 
     /// Whether this boot has a component `key`.
@@ -1470,6 +1484,7 @@ impl Builder {
     /// spares to put in their place (no allocation), else exact-size copies (one allocation
     /// each); the builder's own keep their capacity for the next boot (see [`Builder::reset`]).
     fn finish(&mut self, index: usize, bin: &mut Bin) -> Boot {
+        self.flush_bytes();
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
         // The closing warnings, appended before the warnings are copied out.
         // Warnings and errors are gathered in the builder's slots, never in `boot`.
@@ -2424,6 +2439,7 @@ mod tests {
             && b.fw_s.is_none()
             && b.fw_at_kernel.is_none()
             && b.lines == (0, 0)
+            && b.tail_bytes == 0
             && b.sd_blame.len == 0
             && b.sd_chain.len == 0
             && b.sd_failed.len == 0
@@ -2521,6 +2537,7 @@ mod tests {
             fw_s: Some(1.0),
             fw_at_kernel: Some(1.0),
             lines: (1, 2),
+            tail_bytes: 3,
             sd_blame: Slots {
                 v: vec![unit.clone()],
                 len: 1,
