@@ -672,7 +672,9 @@ impl State {
                 }
             }
         }
-        if self.current() == Some(StageId::Kernel)
+        // The first byte first: most lines are ruled out by it alone.
+        if matches!(t.as_bytes().first(), Some(b'i' | b'I' | b'S' | b'W'))
+            && self.current() == Some(StageId::Kernel)
             && (t.starts_with("init started: BusyBox")
                 || t.starts_with("INIT: version")
                 || t.starts_with("Starting ")
