@@ -407,7 +407,7 @@ impl State {
         match linux::stamp_len(lead.as_bytes()) {
             Some((ts, len)) => {
                 let p = linux::printk_after(lead, ts, len);
-                self.record_printk(n, None, None, lead, p);
+                self.record_printk_inline(n, None, None, lead, p);
             }
             None => self.layered(n, hoststamp::bracket(text, lead)),
         }
@@ -557,10 +557,25 @@ impl State {
         }
     }
 
-    /// [`State::record_text`] of a printk-stamped text `t` (its stamp read as `p`): most of a
-    /// boot log, spared the grammar gate (out of line, its own small frame).
+    /// [`State::record_printk_inline`] out of line, for the printk-stamped texts that had a
+    /// capture layer or a prefix (few).
     #[inline(never)]
     fn record_printk(
+        &mut self,
+        n: u64,
+        host: Option<f64>,
+        fw: Option<f64>,
+        t: &str,
+        p: linux::Printk<'_>,
+    ) {
+        self.record_printk_inline(n, host, fw, t, p);
+    }
+
+    /// [`State::record_text`] of a printk-stamped text `t` (its stamp read as `p`): most of a
+    /// boot log, spared the grammar gate. Inlined into [`State::bracket_line`], where most
+    /// printk lines come from, so they pay for one frame.
+    #[inline(always)]
+    fn record_printk_inline(
         &mut self,
         n: u64,
         host: Option<f64>,
