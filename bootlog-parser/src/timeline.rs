@@ -1094,6 +1094,9 @@ impl State {
         }
     }
 
+    /// A printk-stamped record: clock checks, the kernel stage, its message's grammars.
+    /// Inlined into `record_printk_inline` (so into `bracket_line`): one frame a printk line.
+    #[inline(always)]
     fn printk(&mut self, n: u64, host: Option<f64>, p: linux::Printk) {
         let b = &mut self.cur;
         if let Some(last) = b.last_ts {
