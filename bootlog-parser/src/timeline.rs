@@ -115,7 +115,11 @@ struct Builder {
     components_sig: u64,
 }
 
+/// The bootstage report being read. `repr(u8)`: an explicit tag byte, so that
+/// `Option<BootstageMode>::is_some`, tested on every line, is one byte compare (not a test of
+/// a niche in a vector's capacity).
 #[derive(PartialEq)]
+#[repr(u8)]
 enum BootstageMode {
     Records {
         expected: u32,
