@@ -218,6 +218,14 @@ pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot>
     p.finish()
 }
 
+/// `ascii::trim_start(s)` without its char-boundary check (a dozen instructions a line).
+#[inline(always)]
+fn trim_blanks(s: &str) -> &str {
+    // SAFETY: `trim_start_bytes` drops only ASCII bytes from the front of the valid UTF-8
+    // `s`, so what is left starts on a char boundary and is valid UTF-8 too.
+    unsafe { std::str::from_utf8_unchecked(ascii::trim_start_bytes(s.as_bytes())) }
+}
+
 /// [`State::hints`] not computed yet: most lines (printk ones) never need them.
 const HINTS_LATER: u8 = 0x80;
 
@@ -383,11 +391,7 @@ impl State {
     /// no frame of its own: a line pays for one function entry and exit, the record's.
     #[inline(always)]
     fn line_text(&mut self, n: u64, text: &str) {
-        // `ascii::trim_start` without its char-boundary check (a dozen instructions a line).
-        // SAFETY: `trim_start_bytes` drops only ASCII bytes from the front of the valid UTF-8
-        // `text`, so what is left starts on a char boundary and is valid UTF-8 too.
-        let lead =
-            unsafe { std::str::from_utf8_unchecked(ascii::trim_start_bytes(text.as_bytes())) };
+        let lead = trim_blanks(text);
         match lead.bytes().next() {
             // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
             Some(c) if !SPECIAL_START[usize::from(c)] => self.record_text(n, None, None, lead),
@@ -436,7 +440,7 @@ impl State {
     #[inline(never)]
     fn layered(&mut self, n: u64, layer: Layer) {
         match layer {
-            Layer::None(t) => self.record_plain(n, ascii::trim_start(t)),
+            Layer::None(t) => self.record_plain(n, trim_blanks(t)),
             Layer::Host(h, scale, rest) => {
                 let mut h = h;
                 let mut rest = rest;
@@ -514,7 +518,7 @@ impl State {
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
-        let (fw, t) = strip_prefixes(ascii::trim_start(text));
+        let (fw, t) = strip_prefixes(trim_blanks(text));
         let host = self.host(n, host_raw, scale);
         self.record_text(n, host, fw, t);
     }
@@ -2383,6 +2387,19 @@ mod tests {
             let t = parts.concat();
             let want = matches!(uboot::line(&t), Some(uboot::UbootLine::BootstageColumns));
             proptest::prop_assert_eq!(is_columns_line(&t), want);
+        }
+    }
+
+    proptest::proptest! {
+        /// [`trim_blanks`] is `ascii::trim_start`, on texts glued from blanks, words and
+        /// non-ASCII characters.
+        #[test]
+        fn trim_blanks_is_trim_start(parts in proptest::collection::vec(proptest::sample::select(vec![
+            " ", "        ", "\t", "\r", "\n", "\x0c", "\x0b", "x", "[", "login:", "\u{e9}",
+            "\u{a0}", "\u{2003}", "\u{fffd}",
+        ]), 0..12)) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(trim_blanks(&text), ascii::trim_start(&text));
         }
     }
 
