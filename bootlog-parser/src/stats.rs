@@ -172,30 +172,92 @@ impl Hasher for FxHasher {
 
 /// Named series of values, found by hash (thousands of initcalls a boot are looked up one by
 /// one) and put in name order only when summarised.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Series {
     index: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
     /// The names by series number, in first-seen order.
     names: Vec<String>,
     values: Vec<Vec<f64>>,
-    /// The series the last value went to. Boots print their initcalls (and SBL steps) in the
-    /// same order, so the next name is most often that of the series created after it: one
-    /// string compare instead of a hash lookup.
+    /// The series expected next, by slot, the likelier first: slot 0 is a boot's start, slot
+    /// `i + 1` follows series `i`; each holds the two series that came there the last two
+    /// different times. Boots print their initcalls (and SBL steps, bootstage records) in the
+    /// same order, or boots of two kinds in turn, so a guess is most often right: one or two
+    /// string compares instead of a hash lookup.
+    next: Vec<[usize; 2]>,
+    /// The slot of the value pushed last (0 at a boot's start).
     last: usize,
 }
 
+impl Default for Series {
+    fn default() -> Self {
+        Series {
+            index: HashMap::default(),
+            names: Vec::new(),
+            values: Vec::new(),
+            next: vec![[usize::MAX; 2]],
+            last: 0,
+        }
+    }
+}
+
 impl Series {
+    /// A boot begins: the next value is guessed to go where the last boot's first one went.
+    #[inline(always)]
+    fn start(&mut self) {
+        self.last = 0;
+    }
+
+    /// The series expected next, when `is` accepts its name.
+    #[inline(always)]
+    fn guess(&self, is: impl Fn(&[u8]) -> bool) -> Option<usize> {
+        let [a, b] = self.next[self.last];
+        match self.names.get(a) {
+            Some(n) if is(n.as_bytes()) => Some(a),
+            _ => match self.names.get(b) {
+                Some(n) if is(n.as_bytes()) => Some(b),
+                _ => None,
+            },
+        }
+    }
+
+    /// Appends `v` to series `i` (a number [`Series::guess`] or [`Series::find`] gave), and
+    /// learns `i` as the likeliest to follow the series before.
+    #[inline(always)]
+    fn append(&mut self, i: usize, v: f64) {
+        let s = &mut self.next[self.last];
+        if s[0] != i {
+            *s = [i, s[0]];
+        }
+        self.values[i].push(v);
+        self.last = i + 1;
+    }
+
     /// Appends to a series, allocating the name only the first time it is seen. The guess
     /// and the append are in line in the callers' loops; the lookup is not.
     #[inline(always)]
     fn push(&mut self, name: &str, v: f64) {
-        let guess = self.last.wrapping_add(1);
-        let i = match self.names.get(guess) {
-            Some(n) if same_bytes(n.as_bytes(), name.as_bytes()) => guess,
-            _ => self.find(name),
+        let i = match self.guess(|n| same_bytes(n, name.as_bytes())) {
+            Some(i) => i,
+            None => self.find(name),
         };
-        self.values[i].push(v);
-        self.last = i;
+        self.append(i, v);
+    }
+
+    /// Appends to the series `run:name` (an SBL step), building that key only when the guess
+    /// misses.
+    #[inline(always)]
+    fn push_run(&mut self, key: &mut String, run: u64, name: &str, v: f64) {
+        let i = match self.guess(|n| is_run_key(n, run, name.as_bytes())) {
+            Some(i) => i,
+            None => {
+                key.clear();
+                crate::ascii::push_decimal(key, run);
+                key.push(':');
+                key.push_str(name);
+                self.find(key)
+            }
+        };
+        self.append(i, v);
     }
 
     /// The series of `name`, created if new.
@@ -207,8 +269,10 @@ impl Series {
                 let i = self.values.len();
                 self.index.insert(name.to_string(), i);
                 self.names.push(name.to_string());
-                // Room for a few boots' values before the first reallocation.
-                self.values.push(Vec::with_capacity(16));
+                // Room for a boot loop's values (a series gets about one a boot) before the
+                // first reallocation: 1 KiB a series, and each growth costs a `realloc` copy.
+                self.values.push(Vec::with_capacity(128));
+                self.next.push([usize::MAX; 2]);
                 i
             }
         }
@@ -222,6 +286,18 @@ impl Series {
             .filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s)))
             .collect()
     }
+}
+
+/// Whether `n` is the SBL series key `run:name` (`run` in decimal), without building it: for
+/// a one-digit run, its digit, a `:` and the name; longer runs answer false (the caller then
+/// builds the key and looks it up).
+#[inline(always)]
+fn is_run_key(n: &[u8], run: u64, name: &[u8]) -> bool {
+    run < 10
+        && n.len() == name.len() + 2
+        && n[0] == b'0' + run as u8
+        && n[1] == b':'
+        && same_bytes(&n[2..], name)
 }
 
 /// `a == b`, with short slices (names of initcalls and SBL steps) compared as one or two
@@ -269,26 +345,22 @@ impl Collector {
         if let Some(t) = total_s(b) {
             self.total.push(t);
         }
+        self.bootstage.start();
         for r in &b.bootstage {
             self.bootstage.push(&r.name, r.mark_us as f64);
         }
         let key = &mut self.key;
+        self.sbl.start();
         for p in &b.sbl_profile {
             let v = p.duration_us.or(p.timestamp_us);
             if let Some(v) = v {
-                key.clear();
-                crate::ascii::push_decimal(key, u64::from(p.run));
-                key.push(':');
-                key.push_str(&p.name);
-                self.sbl.push(key, v as f64);
+                self.sbl.push_run(key, u64::from(p.run), &p.name, v as f64);
             }
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
-            key.clear();
-            crate::ascii::push_decimal(key, i as u64);
-            key.push_str(":total");
-            self.sbl.push(key, *t as f64);
+            self.sbl.push_run(key, i as u64, "total", *t as f64);
         }
+        self.initcalls.start();
         for c in &b.initcalls {
             self.initcalls.push(&c.name, c.duration_us as f64);
         }
@@ -324,7 +396,13 @@ fn sort_total(v: &mut [f64]) {
 
 /// Summaries per stage, in boot order, of figures kept as `(stage, value)` in arrival order.
 fn per_stage(figures: &[(StageId, f64)]) -> Vec<(StageId, Summary)> {
-    let mut by: [Vec<f64>; StageId::ALL.len()] = Default::default();
+    // Counted first, so each stage's vector is allocated once at its size.
+    let mut counts = [0usize; StageId::ALL.len()];
+    for &(id, _) in figures {
+        counts[id as usize] += 1;
+    }
+    let mut by: [Vec<f64>; StageId::ALL.len()] =
+        std::array::from_fn(|i| Vec::with_capacity(counts[i]));
     for &(id, v) in figures {
         by[id as usize].push(v);
     }
@@ -445,6 +523,140 @@ mod tests {
             }
             proptest::prop_assert_eq!(same_bytes(&a, &b), a == b);
             proptest::prop_assert!(same_bytes(&a, &a));
+        }
+    }
+
+    /// The series as [`Collector::add`] filed them before the guesses: every value by its
+    /// key (`run:name` built for every SBL point), straight into a map. The reference for
+    /// [`Series`]'s guessing and [`is_run_key`].
+    fn old_series(boots: &[Boot]) -> [BTreeMap<String, Summary>; 3] {
+        let mut maps: [BTreeMap<String, Vec<f64>>; 3] = Default::default();
+        for b in boots {
+            for r in &b.bootstage {
+                maps[0]
+                    .entry(r.name.clone())
+                    .or_default()
+                    .push(r.mark_us as f64);
+            }
+            for p in &b.sbl_profile {
+                if let Some(v) = p.duration_us.or(p.timestamp_us) {
+                    let k = format!("{}:{}", p.run, p.name);
+                    maps[1].entry(k).or_default().push(v as f64);
+                }
+            }
+            for (i, t) in b.sbl_total_us.iter().enumerate() {
+                maps[1]
+                    .entry(format!("{i}:total"))
+                    .or_default()
+                    .push(*t as f64);
+            }
+            for c in &b.initcalls {
+                maps[2]
+                    .entry(c.name.clone())
+                    .or_default()
+                    .push(c.duration_us as f64);
+            }
+        }
+        maps.map(|m| {
+            m.into_iter()
+                .filter_map(|(k, v)| Summary::of(&v).map(|s| (k, s)))
+                .collect()
+        })
+    }
+
+    /// Boots of a few kinds (name lists in a fixed order, as logs print them), in a
+    /// generated sequence, some with names shuffled, values and SBL runs (some of two digits)
+    /// from the generator.
+    fn boots() -> impl proptest::strategy::Strategy<Value = Vec<Boot>> {
+        use crate::model::{BootstageRecord, Initcall, SblPoint};
+        use proptest::prelude::*;
+        let names = proptest::collection::vec(
+            proptest::sample::select(vec![
+                "a",
+                "b",
+                "ab",
+                "total",
+                "1:a",
+                "init",
+                "initc",
+                "net_dev_init",
+                "proto_init",
+                "System_init",
+                "App_loadImages",
+                "a_rather_long_initcall_name_x",
+                "a_rather_long_initcall_name_y",
+            ]),
+            0..12,
+        );
+        let kind = (names, proptest::collection::vec(0u32..12, 0..4));
+        let kinds = proptest::collection::vec(kind, 1..4);
+        let order = proptest::collection::vec((0usize..4, proptest::bool::ANY, 0u64..1000), 1..30);
+        (kinds, order).prop_map(|(kinds, order)| {
+            order
+                .iter()
+                .map(|&(k, shuffle, x)| {
+                    let (names, runs) = &kinds[k % kinds.len()];
+                    let mut names = names.clone();
+                    if shuffle {
+                        let by = x as usize % names.len().max(1);
+                        names.rotate_left(by);
+                    }
+                    let mut b = Boot::default();
+                    for (i, n) in names.iter().enumerate() {
+                        let v = x + i as u64;
+                        b.initcalls.push(Initcall {
+                            name: n.to_string(),
+                            duration_us: v,
+                            ret: 0,
+                            ts_s: None,
+                        });
+                        b.bootstage.push(BootstageRecord {
+                            name: n.to_string(),
+                            mark_us: v * 3,
+                            elapsed_us: 0,
+                        });
+                        b.sbl_profile.push(SblPoint {
+                            run: runs.get(i % runs.len().max(1)).copied().unwrap_or(0),
+                            name: n.to_string(),
+                            duration_us: (i % 3 != 0).then_some(v),
+                            timestamp_us: (i % 2 == 0).then_some(v + 7),
+                            src_line: None,
+                            cycle: None,
+                        });
+                    }
+                    b.sbl_total_us = runs.iter().map(|&r| u64::from(r) + x).collect();
+                    b
+                })
+                .collect()
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn series_are_the_old_ones(boots in boots()) {
+            let s = summarize(&boots);
+            let [bootstage, sbl, initcalls] = old_series(&boots);
+            proptest::prop_assert_eq!(s.bootstage_mark_us, bootstage);
+            proptest::prop_assert_eq!(s.sbl_us, sbl);
+            proptest::prop_assert_eq!(s.initcall_us, initcalls);
+        }
+
+        #[test]
+        fn run_keys_are_built_keys(
+            n in "[0-9a-c:]{0,8}",
+            run in proptest::prop_oneof![0u64..12, proptest::num::u64::ANY],
+            name in "[a-c:]{0,5}",
+        ) {
+            let built = format!("{run}:{name}");
+            if is_run_key(n.as_bytes(), run, name.as_bytes()) {
+                proptest::prop_assert_eq!(&n, &built);
+            } else {
+                proptest::prop_assert!(n != built || run >= 10);
+            }
+            proptest::prop_assert_eq!(
+                is_run_key(built.as_bytes(), run, name.as_bytes()),
+                run < 10
+            );
         }
     }
 
