@@ -12,7 +12,9 @@
 //! often a `memcpy` call per piece, and strings and numbers copied as whole words.
 
 use crate::model::*;
+use crate::stats::{BootStats, Summary};
 use serde_json::ser::{CompactFormatter, Formatter};
+use std::collections::BTreeMap;
 
 /// `Some(k)` when `a` is the double nearest `k / 10^6` (a whole number of microseconds, as
 /// host and printk times are), for `0 <= a < 2^33`; `None` otherwise (NaN too). Such a
@@ -41,6 +43,15 @@ pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
 /// `perfguide parse --format json` lists boots.
 pub fn write_sourced_boot(out: &mut Vec<u8>, b: &Boot, source: &str) {
     write_boot_object(out, b, Some(source));
+}
+
+/// Appends `s` as JSON, the bytes of `serde_json::to_writer(out, s)`: the statistics closing
+/// `perfguide parse --format json`, a thousand figures or so whose serde path cost more than
+/// a tenth of all the boots' writing.
+pub fn write_stats(out: &mut Vec<u8>, s: &BootStats) {
+    let mut w = W::new(out);
+    w.stats(s);
+    w.finish();
 }
 
 /// The one copy of the boot writer: its cursor is a local whose address never leaves the
@@ -623,6 +634,60 @@ impl W<'_> {
         fields!(self; opt_f64(key!("printk_offset_s"), b.printk_offset_s));
         self.list(key_list!("warnings"), &b.warnings, |w, e| w.str_item(e));
         fields!(self; opt_str(key!("source"), source), lit(b"}"));
+    }
+
+    /// The statistics' fields in their order (see the serde derive of [`BootStats`]).
+    fn stats(&mut self, s: &BootStats) {
+        fields!(self;
+            key_u64(b"{\"boots\":", s.boots as u64),
+            key_u64(key!("complete"), s.complete as u64),
+        );
+        self.per_stage(key_list!("stages"), &s.stages);
+        self.per_stage(key_list!("console_bytes"), &s.console_bytes);
+        self.lit(key!("total_s"));
+        match &s.total_s {
+            Some(t) => self.summary(t),
+            None => self.lit(b"null"),
+        }
+        self.by_name(key!("bootstage_mark_us"), &s.bootstage_mark_us);
+        self.by_name(key!("sbl_us"), &s.sbl_us);
+        self.by_name(key!("initcall_us"), &s.initcall_us);
+        self.byte(b'}');
+    }
+
+    /// `(stage, summary)` pairs as a list of two-item lists.
+    fn per_stage(&mut self, open: &[u8], v: &[(StageId, Summary)]) {
+        self.list(open, v, |w, (id, sum)| {
+            fields!(w; lit(b"[\""), lit(id.as_str().as_bytes()), lit(b"\","));
+            w.summary(sum);
+            w.lit(b"],");
+        });
+    }
+
+    /// Summaries by name as an object.
+    fn by_name(&mut self, key: &[u8], m: &BTreeMap<String, Summary>) {
+        self.lit(key);
+        let at = self.open_obj();
+        for (name, sum) in m {
+            fields!(self; lit(b","), str(name), lit(b":"));
+            self.summary(sum);
+        }
+        self.close_obj(at);
+    }
+
+    /// One summary object.
+    #[inline(always)]
+    fn summary(&mut self, s: &Summary) {
+        fields!(self;
+            key_u64(b"{\"n\":", s.n as u64),
+            key_f64(key!("mean"), s.mean),
+            key_f64(key!("min"), s.min),
+            key_f64(key!("max"), s.max),
+            key_f64(key!("median"), s.median),
+            key_f64(key!("p95"), s.p95),
+            key_f64(key!("stddev"), s.stddev),
+            lit(b"}"),
+        );
     }
 
     /// One bootstage record and its comma.
@@ -1397,6 +1462,81 @@ mod tests {
         b.systemd = Some(SystemdInfo::default());
         b.kernel = Some(KernelInfo::default());
         same(&b);
+    }
+
+    /// [`write_stats`] against serde_json on `s`, after `pre` bytes in a vector of `spare`
+    /// bytes' room.
+    fn stats_agree(s: &BootStats, pre: usize, spare: usize) {
+        let mut out = Vec::with_capacity(pre + spare);
+        out.resize(pre, b'x');
+        write_stats(&mut out, s);
+        let serde = serde_json::to_vec(s).expect("serialise");
+        assert!(out[..pre].iter().all(|&c| c == b'x'));
+        assert_eq!(
+            String::from_utf8_lossy(&out[pre..]),
+            String::from_utf8_lossy(&serde)
+        );
+    }
+
+    #[test]
+    fn empty_and_summarised_stats_give_serde_bytes() {
+        stats_agree(&BootStats::default(), 0, 0);
+        let mut b = Boot::default();
+        b.stages.push(Stage {
+            id: StageId::R5Spl,
+            start_s: Some(1.0),
+            end_s: Some(2.5),
+            duration_s: Some(1.5),
+            clock: Clock::Host,
+            line: Some(3),
+            console_bytes: Some(40),
+        });
+        b.initcalls.push(Initcall {
+            name: "a\"b".into(),
+            duration_us: 7,
+            ret: 0,
+            ts_s: None,
+        });
+        stats_agree(&crate::stats::summarize(&[b.clone(), b]), 3, 10);
+    }
+
+    proptest::proptest! {
+        /// Statistics with generated names and figures (any double, non-finite too), with and
+        /// without a total.
+        #[test]
+        fn stats_match_serde(
+            names in proptest::collection::vec("[a-z_ :.\"\\\\\n\u{1}é]{0,24}", 0..6),
+            figures in proptest::collection::vec(any_f64(), 7),
+            ns in proptest::collection::vec(proptest::num::usize::ANY, 3),
+            stages in proptest::collection::vec(0usize..StageId::ALL.len(), 0..5),
+            total: bool,
+            pre in 0usize..40,
+            spare in 0usize..300,
+        ) {
+            let sum = |i: usize| Summary {
+                n: ns[i % ns.len()] >> (i % 60),
+                mean: figures[i % 7],
+                min: figures[(i + 1) % 7],
+                max: figures[(i + 2) % 7],
+                median: figures[(i + 3) % 7],
+                p95: figures[(i + 4) % 7],
+                stddev: figures[(i + 5) % 7],
+            };
+            let by_name = |k: usize| -> BTreeMap<String, Summary> {
+                names.iter().enumerate().map(|(i, n)| (n.clone(), sum(i + k))).collect()
+            };
+            let s = BootStats {
+                boots: ns[0],
+                complete: ns[1],
+                stages: stages.iter().map(|&i| (StageId::ALL[i], sum(i))).collect(),
+                console_bytes: stages.iter().rev().map(|&i| (StageId::ALL[i], sum(i + 1))).collect(),
+                total_s: total.then(|| sum(2)),
+                bootstage_mark_us: by_name(0),
+                sbl_us: by_name(1),
+                initcall_us: by_name(2),
+            };
+            stats_agree(&s, pre, spare);
+        }
     }
 
     /// A value serde_json writes as `v`: micro-rounded or any double.

@@ -238,9 +238,11 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
     // The boots parsed go out even when a later input fails, as they did boot by boot.
     out.write_all(&obj)?;
     parsed?;
-    write!(out, "],\"stats\":")?;
-    serde_json::to_writer(&mut *out, &stats.stats())?;
-    writeln!(out, "}}")?;
+    obj.clear();
+    obj.extend_from_slice(b"],\"stats\":");
+    bootlog_parser::json::write_stats(&mut obj, &stats.stats());
+    obj.extend_from_slice(b"}\n");
+    out.write_all(&obj)?;
     Ok(())
 }
 
