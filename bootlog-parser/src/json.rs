@@ -36,13 +36,35 @@ pub(crate) fn nearest_micros(a: f64) -> Option<u64> {
 
 /// Appends `b` as one JSON object.
 pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
-    write_boot_object(out, b, None);
+    write_boot_object(out, b, b"}");
 }
 
 /// Appends `b` as one JSON object with a last key `"source"` (the input it came from), as
 /// `perfguide parse --format json` lists boots.
 pub fn write_sourced_boot(out: &mut Vec<u8>, b: &Boot, source: &str) {
-    write_boot_object(out, b, Some(source));
+    write_tailed_boot(out, b, &SourceTail::new(source));
+}
+
+/// The closing bytes of every boot object of one input, `,"source":"<input>"}`, escaped once
+/// for all of them: [`write_tailed_boot`] copies them instead of checking the name for escapes
+/// boot after boot.
+#[derive(Debug, Clone)]
+pub struct SourceTail(Vec<u8>);
+
+impl SourceTail {
+    /// The tail naming `source`.
+    pub fn new(source: &str) -> Self {
+        let mut v = Vec::new();
+        let mut w = W::new(&mut v);
+        w.source_tail(source);
+        w.finish();
+        SourceTail(v)
+    }
+}
+
+/// [`write_sourced_boot`] with the source's tail rendered beforehand (see [`SourceTail`]).
+pub fn write_tailed_boot(out: &mut Vec<u8>, b: &Boot, tail: &SourceTail) {
+    write_boot_object(out, b, &tail.0);
 }
 
 /// Appends `s` as JSON, the bytes of `serde_json::to_writer(out, s)`: the statistics closing
@@ -56,9 +78,9 @@ pub fn write_stats(out: &mut Vec<u8>, s: &BootStats) {
 
 /// The one copy of the boot writer: its cursor is a local whose address never leaves the
 /// function (every method inlines, slow paths take the vector), so it lives in registers.
-fn write_boot_object(out: &mut Vec<u8>, b: &Boot, source: Option<&str>) {
+fn write_boot_object(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
     let mut w = W::new(out);
-    w.boot_object(b, source);
+    w.boot_object(b, tail);
     w.finish();
 }
 
@@ -509,14 +531,15 @@ impl<'a> W<'a> {
 impl W<'_> {
     /// The boot's fields in the model's order (see the serde derive).
     #[inline(always)]
-    fn boot_object(&mut self, b: &Boot, source: Option<&str>) {
+    fn boot_object(&mut self, b: &Boot, tail: &[u8]) {
+        const COMPLETE: [Padded; 2] = [
+            padded(b",\"complete\":false"),
+            padded(b",\"complete\":true"),
+        ];
         fields!(self;
             key_u64(b"{\"index\":", b.index as u64),
-            lit(if b.complete {
-                b",\"complete\":true,\"lines\":[" as &[u8]
-            } else {
-                b",\"complete\":false,\"lines\":["
-            }),
+            padded(&COMPLETE[usize::from(b.complete)]),
+            lit(key_list!("lines")),
             u64(b.lines.0),
             key_u64(b",", b.lines.1),
         );
@@ -633,7 +656,7 @@ impl W<'_> {
         }
         fields!(self; opt_f64(key!("printk_offset_s"), b.printk_offset_s));
         self.list(key_list!("warnings"), &b.warnings, |w, e| w.str_item(e));
-        fields!(self; opt_str(key!("source"), source), lit(b"}"));
+        self.lit(tail);
     }
 
     /// The statistics' fields in their order (see the serde derive of [`BootStats`]).
@@ -688,6 +711,11 @@ impl W<'_> {
             key_f64(key!("stddev"), s.stddev),
             lit(b"}"),
         );
+    }
+
+    /// `,"source":"<source>"}`.
+    fn source_tail(&mut self, source: &str) {
+        fields!(self; lit(key!("source")), str(source), lit(b"}"));
     }
 
     /// One bootstage record and its comma.
@@ -948,12 +976,23 @@ fn words_need_escape(w0: u64, w1: u64) -> bool {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn escape_bits(v: std::arch::x86_64::__m128i) -> i32 {
+    std::arch::x86_64::_mm_movemask_epi8(escape_lanes(v))
+}
+
+/// 0xff in each byte lane of `v` that needs an escape (below 0x20, `"` or `\\`), 0 elsewhere:
+/// [`escape_bits`] before the mask is taken, so two blocks' lanes can be or-ed and tested once.
+///
+/// # Safety
+/// SSE2 (the x86_64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn escape_lanes(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
     use std::arch::x86_64::*;
     // Unsigned `min(v, 0x1f) == v` is `v < 0x20`.
     let ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
     let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
     let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-    _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(q, bs)))
+    _mm_or_si128(ctl, _mm_or_si128(q, bs))
 }
 
 /// Eight spaces: padding of partial words, as a space needs no escape.
@@ -971,38 +1010,47 @@ fn escape_mask(w: u64) -> u64 {
     below | crate::ascii::eq_mask(w, b'"') | crate::ascii::eq_mask(w, b'\\')
 }
 
-/// Copies `b` (over 16 bytes) to `dst` 16 bytes a step, the last step overlapping the one
-/// before, and answers true when no byte needs an escape (control byte, `"`, `\`); answers
-/// false at the first step holding one (what was copied so far is then to be overwritten).
+/// Copies `b` (over 16 bytes) to `dst` and answers true when no byte needs an escape (control
+/// byte, `"`, `\`); answers false at the first step holding one (what was copied so far is
+/// then to be overwritten). Up to 32 bytes are two overlapping 16-byte blocks tested as one;
+/// longer strings go 32 bytes a step (two blocks, one test), the last step overlapping the
+/// one before.
 ///
 /// # Safety
-/// `b.len() >= 16` and `dst` valid for `b.len()` bytes of writes.
+/// `b.len() > 16` and `dst` valid for `b.len()` bytes of writes.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 unsafe fn copy_plain_long(b: &[u8], dst: *mut u8) -> bool {
     use std::arch::x86_64::*;
     let (s, n) = (b.as_ptr(), b.len());
-    // SSE2 is part of the x86_64 baseline.
-    let bad = |v: __m128i| escape_bits(v) != 0;
+    // SSE2 is part of the x86_64 baseline. Every load below reads 16 bytes at an offset
+    // `at` with at + 16 <= n (so inside `b`) and its store writes them at dst + at (inside
+    // the n bytes `dst` is valid for).
+    let load = |at: usize| _mm_loadu_si128(s.add(at) as *const __m128i);
+    let store = |at: usize, v: __m128i| _mm_storeu_si128(dst.add(at) as *mut __m128i, v);
+    // Two blocks at `a` and `c` (both + 16 <= n), tested as one, then copied.
+    let pair = |a: usize, c: usize| {
+        let (v, w) = (load(a), load(c));
+        if _mm_movemask_epi8(_mm_or_si128(escape_lanes(v), escape_lanes(w))) != 0 {
+            return false;
+        }
+        store(a, v);
+        store(c, w);
+        true
+    };
+    if n <= 32 {
+        // 16 < n <= 32: the first and the last 16 bytes cover all.
+        return pair(0, n - 16);
+    }
     let mut at = 0;
-    while at + 16 <= n {
-        // In bounds: at + 16 <= n for both the load from `b` and the store to `dst`.
-        let v = _mm_loadu_si128(s.add(at) as *const __m128i);
-        if bad(v) {
+    while at + 32 <= n {
+        if !pair(at, at + 16) {
             return false;
         }
-        _mm_storeu_si128(dst.add(at) as *mut __m128i, v);
-        at += 16;
+        at += 32;
     }
-    if at < n {
-        // n >= 16: the last 16 bytes start at n - 16 >= 0.
-        let v = _mm_loadu_si128(s.add(n - 16) as *const __m128i);
-        if bad(v) {
-            return false;
-        }
-        _mm_storeu_si128(dst.add(n - 16) as *mut __m128i, v);
-    }
-    true
+    // n > 32: the last 32 bytes start at n - 32 >= 0.
+    at >= n || pair(n - 32, n - 16)
 }
 
 /// [`copy_plain_long`] a byte at a time, where SSE2 is not at hand.
@@ -1196,7 +1244,8 @@ mod tests {
     }
 
     /// [`W::put_plain`] answers yes exactly when no byte needs an escape, and then writes the
-    /// bytes quoted; every length up to 40 with every kind of byte at every place.
+    /// bytes quoted; every length up to 72 (two 32-byte steps and a tail) with every kind of
+    /// byte at every place.
     #[test]
     fn plain_strings_are_found_and_copied() {
         let check = |b: &[u8]| {
@@ -1215,7 +1264,7 @@ mod tests {
                 assert!(mine.is_empty());
             }
         };
-        for n in 0..40 {
+        for n in 0..72 {
             for filler in [
                 b'a',
                 b' ',

@@ -216,7 +216,7 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
     let mut obj = Vec::with_capacity(2 * FLUSH_AT);
     let mut parse_all = || -> Result<()> {
         for f in files {
-            let source = f.display().to_string();
+            let tail = bootlog_parser::json::SourceTail::new(&f.display().to_string());
             parse_stream(f, profile, |b| {
                 b.index = index;
                 if index > 0 {
@@ -224,7 +224,7 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
                 }
                 index += 1;
                 stats.add(b);
-                bootlog_parser::json::write_sourced_boot(&mut obj, b, &source);
+                bootlog_parser::json::write_tailed_boot(&mut obj, b, &tail);
                 if obj.len() >= FLUSH_AT {
                     out.write_all(&obj)?;
                     obj.clear();
