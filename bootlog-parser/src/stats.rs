@@ -381,16 +381,24 @@ impl Collector {
     }
 }
 
-/// `v.sort_by(f64::total_cmp)`, cheaper: each value turned once into an integer with the
-/// same order (`total_cmp`'s own key: negative values' magnitude bits flipped), the integers
-/// sorted, and turned back (the map is its own inverse). Unstable is the same order here:
-/// values equal under `total_cmp` are the same bits.
+/// `v.sort_by(f64::total_cmp)`, cheaper: the values sorted in place as integers with the same
+/// order (`total_cmp`'s own key: negative values' magnitude bits flipped, a map that is its own
+/// inverse and leaves values with the sign bit clear as they are, so it is skipped when there
+/// are none). Unstable is the same order here: values equal under `total_cmp` are the same
+/// bits.
 fn sort_total(v: &mut [f64]) {
-    let key = |bits: u64| bits ^ ((((bits as i64) >> 63) as u64) >> 1);
-    let mut keys: Vec<i64> = v.iter().map(|x| key(x.to_bits()) as i64).collect();
+    let key = |bits: i64| bits ^ (((bits >> 63) as u64) >> 1) as i64;
+    // SAFETY: f64 and i64 have the same size and alignment and every bit pattern is a valid
+    // value of both, so the slice may be viewed as integers; `v` is not used while `keys`
+    // lives.
+    let keys = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<i64>(), v.len()) };
+    let negative = keys.iter().any(|&k| k < 0);
+    if negative {
+        keys.iter_mut().for_each(|k| *k = key(*k));
+    }
     keys.sort_unstable();
-    for (x, k) in v.iter_mut().zip(keys) {
-        *x = f64::from_bits(key(k as u64));
+    if negative {
+        keys.iter_mut().for_each(|k| *k = key(*k));
     }
 }
 
