@@ -25,14 +25,30 @@ pub(crate) fn nearest_micros(a: f64) -> Option<u64> {
     if !(0.0..8_589_934_592.0).contains(&a) {
         return None;
     }
+    // SAFETY: just checked.
+    unsafe { nearest_micros_in_range(a) }
+}
+
+/// [`nearest_micros`] without its range check, for a caller that made it its own way.
+///
+/// # Safety
+/// `0 <= a < 2^33`.
+#[inline(always)]
+unsafe fn nearest_micros_in_range(a: f64) -> Option<u64> {
     // Truncating a + half: any error is caught by the exact check below. Signed, as x86-64
     // converts i64 to and from f64 in one instruction and u64 in several.
     // SAFETY: 0 <= a < 2^33, so a * 1e6 + 0.5 is finite, non-negative and below 2^63: a
     // value i64 holds after truncation.
-    let k: i64 = unsafe { (a * 1e6 + 0.5).to_int_unchecked() };
+    let k: i64 = (a * 1e6 + 0.5).to_int_unchecked();
     // k < 2^53 is exact and the division rounds correctly: equal iff a is k/10^6's double.
     (k as f64 / 1e6 == a).then_some(k as u64)
 }
+
+/// The bits of 1e-5 and 2^33, the bounds of [`W::micros`]' magnitudes (`f64::to_bits` is not
+/// `const` at the MSRV; a test checks them).
+const MICROS_LOW_BITS: u64 = 0x3ee4_f8b5_88e3_68f1;
+/// See [`MICROS_LOW_BITS`].
+const MICROS_HIGH_BITS: u64 = 0x4200_0000_0000_0000;
 
 /// Appends `b` as one JSON object.
 pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
@@ -359,11 +375,13 @@ impl<'a> W<'a> {
     /// Room for [`F64_ROOM`] bytes.
     #[inline(always)]
     unsafe fn put_f64(&mut self, v: f64) {
-        if v.to_bits() == 0 {
-            // +0.0 (absent figures read as zero, a first timestamp): serde's `0.0`.
-            self.put(b"0.0");
-        } else if !self.micros(v) {
-            self.p = put_f64_slow(self.p, v);
+        if !self.micros(v) {
+            if v.to_bits() == 0 {
+                // +0.0 (absent figures read as zero, a first timestamp): serde's `0.0`.
+                self.put(b"0.0");
+            } else {
+                self.p = put_f64_slow(self.p, v);
+            }
         }
     }
 
@@ -492,19 +510,23 @@ impl<'a> W<'a> {
     /// Room for [`F64_ROOM`] bytes.
     #[inline(always)]
     unsafe fn micros(&mut self, v: f64) -> bool {
-        let a = v.abs();
-        // (NaN passes here and `nearest_micros` declines it.)
-        if a < 1e-5 {
+        // 1e-5 <= |v| < 2^33 as one integer compare: non-negative doubles (the sign bit
+        // cleared) order as their bits do, and NaN's bits lie above infinity's.
+        const LOW: u64 = MICROS_LOW_BITS;
+        const HIGH: u64 = MICROS_HIGH_BITS;
+        let bits = v.to_bits();
+        let a_bits = bits & !(1 << 63);
+        if a_bits.wrapping_sub(LOW) >= HIGH - LOW {
             return false;
         }
-        let Some(k) = nearest_micros(a) else {
+        // SAFETY: 1e-5 <= |v| < 2^33, by the check above.
+        let Some(k) = nearest_micros_in_range(f64::from_bits(a_bits)) else {
             return false;
         };
+        // The sign: a '-' the cursor moves past only for a negative value.
         let mut p = self.p;
-        if v < 0.0 {
-            *p = b'-';
-            p = p.add(1);
-        }
+        *p = b'-';
+        p = p.add((bits >> 63) as usize);
         let int = k / 1_000_000;
         let frac = (k % 1_000_000) as u32;
         // ".dddddd" in the low seven bytes of a word, in pairs from a table as itoa does.
@@ -1196,6 +1218,12 @@ mod tests {
         }
         assert!(!micros_agrees(0.1 + 0.2));
         assert!(micros_agrees(12.0) && micros_agrees(0.000_123) && micros_agrees(93.629));
+    }
+
+    #[test]
+    fn micros_bounds_are_their_doubles() {
+        assert_eq!(MICROS_LOW_BITS, 1e-5f64.to_bits());
+        assert_eq!(MICROS_HIGH_BITS, 8_589_934_592f64.to_bits());
     }
 
     proptest::proptest! {
