@@ -61,6 +61,7 @@ pub(crate) fn fold_digits(b: &[u8], mut i: usize, mut v: u64) -> (u64, usize) {
 }
 
 /// `s` without leading ASCII whitespace (space, `\t`, `\n`, `\x0c`, `\r`).
+#[inline]
 pub(crate) fn trim_start(s: &str) -> &str {
     // ASCII bytes end on a char boundary.
     &s[s.len() - trim_start_bytes(s.as_bytes()).len()..]
