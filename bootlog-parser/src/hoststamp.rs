@@ -61,14 +61,28 @@ fn num(s: &str) -> f64 {
 
 /// `[abs delta]` (grabserial -t, raw capture): the hand-written twin of [`grabserial_nom`]
 /// (same language and value, compared by a proptest), as it runs on every stamped line.
+/// The usual layout ([`grabserial_six`]) is always inlined into the callers, which save the
+/// registers anyway (a call of its own saved six more); other texts go to
+/// [`grabserial_other`].
+#[inline(always)]
 fn grabserial_t(i: &str) -> IResult<&str, f64> {
+    let b = i.as_bytes();
+    if b.first() == Some(&b'[') {
+        if let Some((end, v)) = grabserial_six(b) {
+            return Ok((&i[end..], v));
+        }
+    }
+    grabserial_other(i)
+}
+
+/// [`grabserial_t`] of a text [`grabserial_six`] did not read, in a call of its own so that
+/// the word and byte readers do not swell the callers.
+#[inline(never)]
+fn grabserial_other(i: &str) -> IResult<&str, f64> {
     let err = || nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Char));
     let b = i.as_bytes();
     if b.first() != Some(&b'[') {
         return Err(err());
-    }
-    if let Some((end, v)) = grabserial_six(b) {
-        return Ok((&i[end..], v));
     }
     if let Some(decided) = grabserial_words(b) {
         return decided.map(|(end, v)| (&i[end..], v)).ok_or_else(err);
