@@ -127,10 +127,16 @@ fn skip_space_words_start(b: &[u8]) -> usize {
 pub(crate) fn trim_end(s: &str) -> &str {
     let b = s.as_bytes();
     let mut n = skip_space_words(b);
-    while n > 0 && b[n - 1].is_ascii_whitespace() {
+    // One bounds test a byte (`n - 1` wraps to a miss at 0).
+    while b
+        .get(n.wrapping_sub(1))
+        .is_some_and(u8::is_ascii_whitespace)
+    {
         n -= 1;
     }
-    &s[..n]
+    // SAFETY: `n <= b.len()` (it only went down from `b.len()`), and `b[n..]` is all ASCII
+    // whitespace, so `n` is the end or an ASCII byte's start: a char boundary.
+    unsafe { s.get_unchecked(..n) }
 }
 
 /// `b` without leading ASCII whitespace.
@@ -154,15 +160,18 @@ pub(crate) fn trim_start_bytes(b: &[u8]) -> &[u8] {
 pub(crate) fn trim_end_ws(s: &str) -> &str {
     let b = s.as_bytes();
     let mut n = skip_space_words(b);
-    while n > 0 {
-        match b[n - 1] {
+    // One bounds test a byte (`n - 1` wraps to a miss at 0).
+    while let Some(&c) = b.get(n.wrapping_sub(1)) {
+        match c {
             b' ' | b'\t'..=b'\r' => n -= 1,
             // `n` follows an ASCII byte (or is the end): a char boundary.
             c if c >= 0x80 => return s[..n].trim_end(),
             _ => break,
         }
     }
-    &s[..n]
+    // SAFETY: `n <= b.len()` (it only went down from `b.len()`), and `b[n..]` is all ASCII
+    // whitespace, so `n` is the end or an ASCII byte's start: a char boundary.
+    unsafe { s.get_unchecked(..n) }
 }
 
 /// `s.trim_start()` (Unicode whitespace), ASCII bytes first as [`trim_end_ws`] does.
