@@ -41,8 +41,9 @@ pub(crate) fn push_decimal(s: &mut String, n: u64) {
             break;
         }
     }
-    // The bytes are ASCII digits.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    // SAFETY: `buf[i..]` holds only the ASCII digits written above, which are UTF-8 (the
+    // checked `from_utf8` it replaces cost about 90 instructions a call).
+    s.push_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) });
 }
 
 /// The ASCII digits of `b` from `i` folded onto `v` (`v * 10 + d` each, wrapping): the value
@@ -280,6 +281,16 @@ mod tests {
             let also = [b'"', 0x7f];
             let want = b.iter().any(|&c| (c < 0x20 && c != allow) || c >= 0x80 || also.contains(&c));
             proptest::prop_assert_eq!(any_special(&b, allow, also), want);
+        }
+    }
+
+    proptest::proptest! {
+        /// `push_decimal` appends what `write!` gives, small and large numbers alike.
+        #[test]
+        fn push_decimal_is_write(n in proptest::prop_oneof![0u64..20, proptest::num::u64::ANY], pre in "[a-z]{0,3}") {
+            let mut s = pre.clone();
+            push_decimal(&mut s, n);
+            proptest::prop_assert_eq!(s, format!("{pre}{n}"));
         }
     }
 
