@@ -161,9 +161,25 @@ impl BoardProfile {
         Self::from_toml_str(name, text)
     }
 
-    /// The generic U-Boot + Linux profile.
+    /// The generic U-Boot + Linux profile: `images/boards/generic.toml`, built directly rather
+    /// than parsed (TOML parsing and the regex check cost ~0.8 M instructions per run); a test
+    /// checks it equals the parsed file.
     pub fn generic() -> Self {
-        Self::builtin("generic").expect("the built-in generic profile is valid")
+        BoardProfile {
+            name: "generic".to_string(),
+            description:
+                "Any board booting U-Boot (SPL optional) and Linux; used when no board is given"
+                    .to_string(),
+            soc: String::new(),
+            stages: StageId::ALL.to_vec(),
+            first_spl: StageId::ASpl,
+            ready: Some(r"(?i)\blogin:\s*$".to_string()),
+            markers: Vec::new(),
+            console: None,
+            power: None,
+            qemu: None,
+            image: None,
+        }
     }
 
     /// Whether this board has the stage.
@@ -186,6 +202,18 @@ mod tests {
             sorted.sort();
             assert_eq!(sorted, p.stages, "{name}: stages are not in boot order");
         }
+    }
+
+    #[test]
+    fn generic_is_the_parsed_generic_file() {
+        let parsed = BoardProfile::builtin("generic").unwrap();
+        assert_eq!(
+            format!("{:?}", BoardProfile::generic()),
+            format!("{parsed:?}")
+        );
+        let r = BoardProfile::generic().ready.unwrap();
+        assert_eq!(r, crate::timeline::DEFAULT_READY);
+        regex::Regex::new(&r).unwrap();
     }
 
     #[test]
