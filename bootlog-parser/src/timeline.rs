@@ -188,6 +188,21 @@ impl Parser {
         self.state.done.pop_front()
     }
 
+    /// The oldest boot completed so far, borrowed: with [`Parser::recycle_front`] the
+    /// [`Parser::next_boot`] / [`Parser::recycle`] round trip without moving the boot out
+    /// and back in (two copies of a few hundred bytes per boot).
+    pub fn next_boot_mut(&mut self) -> Option<&mut Boot> {
+        self.state.done.front_mut()
+    }
+
+    /// Drops the oldest completed boot (the one [`Parser::next_boot_mut`] lends), handing it
+    /// back as [`Parser::recycle`] does.
+    pub fn recycle_front(&mut self) {
+        if let Some(b) = self.state.done.pop_front() {
+            self.state.bin.recycle(b);
+        }
+    }
+
     /// Hands back a boot the caller is done with: later boots reuse its vectors and strings
     /// (cleared) instead of allocating their own. Optional; what is kept is bounded.
     pub fn recycle(&mut self, boot: Boot) {
@@ -2273,6 +2288,23 @@ mod tests {
             }
             assert_eq!(got, whole.len());
         }
+        // Boots lent in place and handed back as they come (the `perfguide parse` way).
+        let mut p = Parser::new(&profile);
+        let mut got = 0;
+        for c in log.chunks(4096) {
+            p.feed(c);
+            while let Some(b) = p.next_boot_mut() {
+                assert_eq!(*b, whole[got], "boot {got} (lent)");
+                got += 1;
+                p.recycle_front();
+            }
+        }
+        assert!(!p.state.bin.marks.is_empty());
+        for b in p.finish() {
+            assert_eq!(b, whole[got], "boot {got} (lent)");
+            got += 1;
+        }
+        assert_eq!(got, whole.len());
     }
 
     #[test]

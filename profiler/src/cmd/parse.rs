@@ -156,9 +156,9 @@ pub fn parse_stream(
 
 /// Calls `each` on the boots the parser completed, handing each back when done.
 fn hand_over(p: &mut Parser, each: &mut impl FnMut(&mut Boot) -> io::Result<()>) -> io::Result<()> {
-    while let Some(mut b) = p.next_boot() {
-        each(&mut b)?;
-        p.recycle(b);
+    while let Some(b) = p.next_boot_mut() {
+        each(b)?;
+        p.recycle_front();
     }
     Ok(())
 }
