@@ -350,16 +350,33 @@ fn is_default_ready(t: &str) -> bool {
     may && is_default_ready_tail(t)
 }
 
-/// [`is_default_ready`] of a text that ends in `:` or a blank (out of line).
+/// [`is_default_ready`] of a text that ends in `:` or a blank (out of line). The text's end
+/// before its trailing blanks is found with no trim when it ends in `:` or in one blank after
+/// a non-blank (most of these lines), and `login:` is compared a word at a time (letters
+/// folded by setting bit 5, exact for them). The reference, `is_default_ready_tail_ref`, is
+/// in the tests, with a proptest that they agree.
 #[inline(never)]
 fn is_default_ready_tail(t: &str) -> bool {
-    let t = ascii::trim_end(t);
-    let n = t.len();
-    if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
+    let b = t.as_bytes();
+    let n = b.len();
+    let end = if n >= 2 && b[n - 1] != b':' && !b[n - 2].is_ascii_whitespace() {
+        // One blank (the caller saw a `:` or a blank last), after a byte that is no blank.
+        n - 1
+    } else if b.last() == Some(&b':') {
+        n
+    } else {
+        ascii::trim_end(t).len()
+    };
+    if end < 6 || b[end - 1] != b':' {
+        return false;
+    }
+    let w = &b[end - 6..end - 1];
+    let logi = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) | 0x2020_2020;
+    if logi != u32::from_le_bytes(*b"logi") || w[4] | 0x20 != b'n' {
         return false;
     }
     // `\b` before `login`.
-    n == 6 || !t.as_bytes()[n - 7].is_ascii_alphanumeric() && t.as_bytes()[n - 7] != b'_'
+    end == 6 || !b[end - 7].is_ascii_alphanumeric() && b[end - 7] != b'_'
 }
 
 impl State {
@@ -2419,6 +2436,52 @@ mod tests {
             let t = parts.concat();
             let want = matches!(uboot::line(&t), Some(uboot::UbootLine::BootstageColumns));
             proptest::prop_assert_eq!(is_columns_line(&t), want);
+        }
+    }
+
+    /// [`is_default_ready_tail`] as it was first written: the reference for its fast twin.
+    fn is_default_ready_tail_ref(t: &str) -> bool {
+        let t = ascii::trim_end(t);
+        let n = t.len();
+        if n < 6 || !t.is_char_boundary(n - 6) || !t[n - 6..].eq_ignore_ascii_case("login:") {
+            return false;
+        }
+        // `\b` before `login`.
+        n == 6 || !t.as_bytes()[n - 7].is_ascii_alphanumeric() && t.as_bytes()[n - 7] != b'_'
+    }
+
+    proptest::proptest! {
+        /// [`is_default_ready_tail`] agrees with its reference on texts glued from the prompt,
+        /// its near misses (case, bit-5 twins of its bytes), word bytes and blanks, ending in
+        /// `:` or a blank as its caller makes sure.
+        #[test]
+        fn default_ready_tail_is_the_reference(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "login:", "LOGIN:", "LoGiN:", "login", "ogin:", "l", "L", "o", "g", "i", "n", ":",
+            "\x0c", "\x1a", "\x0e", ",", "N", "\u{e9}", "\u{2003}", "_", "x", "7", "-", " ",
+            "   ", "        ", "\t", "\r", "\x0b", "login: ", "lOgin:\t ",
+        ]), 0..8), last in proptest::sample::select(vec![":", " ", "\t", "\r", "\n", "\x0c"])) {
+            let t = parts.concat() + last;
+            proptest::prop_assert_eq!(is_default_ready_tail(&t), is_default_ready_tail_ref(&t), "{:?}", t);
+        }
+    }
+
+    #[test]
+    fn default_ready_tail_cases() {
+        for (t, want) in [
+            ("login:", true),
+            ("am62xx-evm login: ", true),
+            ("x LOGIN:\t  \r", true),
+            ("xlogin:", false),
+            ("_login: ", false),
+            ("-login:", true),
+            ("\u{e9}login:", true),
+            ("login; ", false),
+            ("l\x0cgin:", false),
+            ("ogin:", false),
+            (" : ", false),
+        ] {
+            assert_eq!(is_default_ready_tail(t), want, "{t:?}");
+            assert_eq!(is_default_ready_tail_ref(t), want, "{t:?}");
         }
     }
 
