@@ -444,6 +444,16 @@ impl State {
     /// read once here, goes straight to `record_printk`), else perhaps a host stamp.
     #[inline(never)]
     fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
+        // `[` then neither a digit nor a blank (`[KPI]`, `[BOOTLOADER_PROFILE]`): no host
+        // stamp (it has a digit right after `[` and its blanks, see `hoststamp::bracket`), so
+        // what `layered` does with no layer, `record_text` of `lead` (`[` starts no prefix),
+        // which reads a printk stamp itself: one stamp read, not two.
+        if !matches!(
+            lead.as_bytes().get(1),
+            Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r')
+        ) {
+            return self.record_text(n, None, None, lead);
+        }
         match linux::stamp_len(lead.as_bytes()) {
             Some((ts, len)) => {
                 let p = linux::printk_after(lead, ts, len);
@@ -2462,6 +2472,26 @@ mod tests {
         ]), 0..8), last in proptest::sample::select(vec![":", " ", "\t", "\r", "\n", "\x0c"])) {
             let t = parts.concat() + last;
             proptest::prop_assert_eq!(is_default_ready_tail(&t), is_default_ready_tail_ref(&t), "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The shortcut of [`State::bracket_line`]: a `[` followed by neither a digit nor a
+        /// blank carries no host stamp, so it goes to `record_text` as `layered` would take it.
+        #[test]
+        fn bracket_without_digit_or_blank_has_no_host_layer(
+            blanks in proptest::sample::select(vec!["", " ", "\t ", "   "]),
+            second in proptest::sample::select(vec!["K", "B", "]", "[", "-", "+", ".", "\u{e9}", "x", "", "\x0b"]),
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "1", "12.5", ".", "0.000123", " ", "] ", "2026-11-30 13:00:00.123", "KPI", "]", "[", ":",
+                " 1.000000]", "OK",
+            ]), 0..6),
+        ) {
+            let lead = format!("[{second}{}", parts.concat());
+            let text = format!("{blanks}{lead}");
+            let skips = !matches!(lead.as_bytes().get(1), Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r'));
+            proptest::prop_assume!(skips);
+            proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if trim_blanks(t) == lead));
         }
     }
 
