@@ -459,7 +459,11 @@ impl State {
                 let p = linux::printk_after(lead, ts, len);
                 self.record_printk_inline(n, None, None, lead, p);
             }
-            None => self.layered(n, hoststamp::bracket(text, lead)),
+            None => match hoststamp::bracket(text, lead) {
+                // No layer (`text` itself): what `layered` does with it, with no frame of its own.
+                Layer::None(_) => self.record_text(n, None, None, lead),
+                layer => self.layered(n, layer),
+            },
         }
     }
 
@@ -2492,6 +2496,26 @@ mod tests {
             let skips = !matches!(lead.as_bytes().get(1), Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r'));
             proptest::prop_assume!(skips);
             proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if trim_blanks(t) == lead));
+        }
+    }
+
+    proptest::proptest! {
+        /// What [`State::bracket_line`] relies on to skip `layered`: a `[`-line without a
+        /// host layer comes back whole, so `record_plain` would take `lead` itself.
+        #[test]
+        fn bracket_without_layer_gives_the_text_back(
+            blanks in proptest::sample::select(vec!["", " ", "\t "]),
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "1", "12.5", ".", "0.000123", " ", "] ", "2026-11-30 13:00:00.123", "OK", "]", "[",
+                ":", " 1.000000]", "  ", "-", "\u{e9}",
+            ]), 0..7),
+        ) {
+            let lead = format!("[{}", parts.concat());
+            let text = format!("{blanks}{lead}");
+            if let Layer::None(t) = hoststamp::bracket(&text, &lead) {
+                proptest::prop_assert_eq!(t, text.as_str());
+                proptest::prop_assert_eq!(trim_blanks(t), lead.as_str());
+            }
         }
     }
 
