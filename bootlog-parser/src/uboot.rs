@@ -295,14 +295,7 @@ fn grouped_blanks_at(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
     let mut v = 0u64;
     let e = loop {
         let start = i;
-        while let Some(&c) = b.get(i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
+        (v, i) = crate::ascii::fold_digits(b, i, v);
         if i == start {
             // No digits: none at all is no number; none after a `,` leaves the `,` out.
             if start == s {
