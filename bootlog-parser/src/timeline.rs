@@ -233,14 +233,6 @@ pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot>
     p.finish()
 }
 
-/// `ascii::trim_start(s)` without its char-boundary check (a dozen instructions a line).
-#[inline(always)]
-fn trim_blanks(s: &str) -> &str {
-    // SAFETY: `trim_start_bytes` drops only ASCII bytes from the front of the valid UTF-8
-    // `s`, so what is left starts on a char boundary and is valid UTF-8 too.
-    unsafe { std::str::from_utf8_unchecked(ascii::trim_start_bytes(s.as_bytes())) }
-}
-
 /// [`State::hints`] not computed yet: most lines (printk ones) never need them.
 const HINTS_LATER: u8 = 0x80;
 
@@ -423,7 +415,7 @@ impl State {
     /// no frame of its own: a line pays for one function entry and exit, the record's.
     #[inline(always)]
     fn line_text(&mut self, n: u64, text: &str) {
-        let lead = trim_blanks(text);
+        let lead = ascii::trim_start(text);
         match lead.bytes().next() {
             // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
             Some(c) if !SPECIAL_START[usize::from(c)] => self.record_text(n, None, None, lead),
@@ -486,7 +478,7 @@ impl State {
     #[inline(never)]
     fn layered(&mut self, n: u64, layer: Layer) {
         match layer {
-            Layer::None(t) => self.record_plain(n, trim_blanks(t)),
+            Layer::None(t) => self.record_plain(n, ascii::trim_start(t)),
             Layer::Host(h, scale, rest) => {
                 let mut h = h;
                 let mut rest = rest;
@@ -564,7 +556,7 @@ impl State {
     }
 
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
-        let (fw, t) = strip_prefixes(trim_blanks(text));
+        let (fw, t) = strip_prefixes(ascii::trim_start(text));
         let host = self.host(n, host_raw, scale);
         self.record_text(n, host, fw, t);
     }
@@ -2495,7 +2487,7 @@ mod tests {
             let text = format!("{blanks}{lead}");
             let skips = !matches!(lead.as_bytes().get(1), Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r'));
             proptest::prop_assume!(skips);
-            proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if trim_blanks(t) == lead));
+            proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if ascii::trim_start(t) == lead));
         }
     }
 
@@ -2514,7 +2506,7 @@ mod tests {
             let text = format!("{blanks}{lead}");
             if let Layer::None(t) = hoststamp::bracket(&text, &lead) {
                 proptest::prop_assert_eq!(t, text.as_str());
-                proptest::prop_assert_eq!(trim_blanks(t), lead.as_str());
+                proptest::prop_assert_eq!(ascii::trim_start(t), lead.as_str());
             }
         }
     }
@@ -2536,19 +2528,6 @@ mod tests {
         ] {
             assert_eq!(is_default_ready_tail(t), want, "{t:?}");
             assert_eq!(is_default_ready_tail_ref(t), want, "{t:?}");
-        }
-    }
-
-    proptest::proptest! {
-        /// [`trim_blanks`] is `ascii::trim_start`, on texts glued from blanks, words and
-        /// non-ASCII characters.
-        #[test]
-        fn trim_blanks_is_trim_start(parts in proptest::collection::vec(proptest::sample::select(vec![
-            " ", "        ", "\t", "\r", "\n", "\x0c", "\x0b", "x", "[", "login:", "\u{e9}",
-            "\u{a0}", "\u{2003}", "\u{fffd}",
-        ]), 0..12)) {
-            let text = parts.concat();
-            proptest::prop_assert_eq!(trim_blanks(&text), ascii::trim_start(&text));
         }
     }
 
