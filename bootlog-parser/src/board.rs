@@ -141,7 +141,11 @@ impl BoardProfile {
         let mut pats: Vec<&str> = p.markers.iter().map(|m| m.pattern.as_str()).collect();
         // The default ready pattern is known good (a test compiles it) and the parser tests it
         // by hand, never as a regex: compiling it here cost most of a run's start-up.
-        if let Some(r) = p.ready.as_deref().filter(|&r| r != crate::timeline::DEFAULT_READY) {
+        if let Some(r) = p
+            .ready
+            .as_deref()
+            .filter(|&r| r != crate::timeline::DEFAULT_READY)
+        {
             pats.push(r);
         }
         for pattern in pats {

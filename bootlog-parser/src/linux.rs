@@ -438,39 +438,11 @@ fn name_and_word_end(s: &str) -> (usize, usize) {
     let b = s.as_bytes();
     let stop = name_stop(b);
     if b.get(stop) == Some(&b'+') {
-        return (stop, word_end_from(s, stop));
+        return (stop, crate::ascii::word_end_from(s, stop));
     }
     // `s[..stop]` is ASCII without blanks or `+`: `stop` is a char boundary.
     let word = stop + crate::ascii::word_end(&s[stop..]);
     (stop + func_name(&s[stop..word]).len(), word)
-}
-
-/// `from + word_end(&s[from..])` for a char boundary `from`, 8 bytes a step and the end
-/// found inside its word by its flag, not by a byte loop: the `+0x0/0x90` after an
-/// initcall's name ends mid-word. Always inlined into [`line_full`] (a call of its own cost
-/// about a fifth of it).
-#[inline(always)]
-fn word_end_from(s: &str, from: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = LO << 7;
-    let b = s.as_bytes();
-    let mut i = from;
-    while let Some(x) = word_at(b, i) {
-        // Bytes below 0x21 or of 0x80 or more; the lowest flag is exact (borrows only start
-        // at such a byte).
-        let m = (x.wrapping_sub(LO * 0x21) & !x & HI) | (x & HI);
-        if m != 0 {
-            let k = i + (m.trailing_zeros() / 8) as usize;
-            if matches!(b[k], b' ' | b'\t'..=b'\r') {
-                return k;
-            }
-            // A control byte or a non-ASCII char: the bytes before it are ASCII, so `k` is
-            // a char boundary, and the general scan goes on from there.
-            return k + crate::ascii::word_end(&s[k..]);
-        }
-        i += 8;
-    }
-    i + crate::ascii::word_end(&s[i..])
 }
 
 /// `func_name(w)` for `w` the first word of `s` (which starts with no blank): the name ends
@@ -715,24 +687,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The word-at-a-time word end is `word_end` from every char boundary.
-        #[test]
-        fn word_end_from_is_word_end(
-            parts in proptest::collection::vec(proptest::sample::select(vec![
-                "+0x0/0x90", " ", "\t", "\r", "\x01", "\x1f", "!", "\u{a0}", "\u{3000}", "é", "x",
-                "returned", "abcdefgh", "0x1f",
-            ]), 0..7),
-        ) {
-            let s = parts.concat();
-            for from in (0..=s.len()).filter(|&k| s.is_char_boundary(k)) {
-                proptest::prop_assert_eq!(
-                    word_end_from(&s, from),
-                    from + crate::ascii::word_end(&s[from..]),
-                    "{:?} from {}", s, from
-                );
-            }
-        }
-
         /// The one-pass name and word end are `func_name` of `word_end`'s word.
         #[test]
         fn name_and_word_end_is_func_name_of_the_word(
