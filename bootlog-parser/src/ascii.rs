@@ -236,6 +236,56 @@ pub(crate) fn word_end_from(s: &str, from: usize) -> usize {
     i
 }
 
+/// The first `c` of `b`: 16 bytes a step with SSE2 on x86_64 (the last step overlapping the
+/// one before), else 8 bytes a word (the last word overlapping too), bytes only under 8; the
+/// texts searched (the rest of a grabserial line, a unit name, a SYSFW line) are short, where `memchr` pays more for
+/// its set-up and call than it saves.
+#[inline]
+pub(crate) fn find_byte(b: &[u8], c: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 16 {
+        use std::arch::x86_64::*;
+        // The bit of each byte of `b[at..at + 16]` that is `c`.
+        let hits = |at: usize| {
+            // SAFETY: SSE2 is part of the x86_64 baseline; every caller below passes
+            // `at + 16 <= b.len()`, so the unaligned load reads inside `b`.
+            unsafe {
+                let v = _mm_loadu_si128(b.as_ptr().add(at) as *const __m128i);
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32
+            }
+        };
+        let mut at = 0;
+        while at + 16 <= b.len() {
+            let m = hits(at);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        if at < b.len() {
+            // The last 16 bytes, less those already looked at (`at - last` of them, 1..16).
+            let last = b.len() - 16;
+            let m = hits(last) >> (at - last);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+        }
+        return None;
+    }
+    if let Some(w) = word_at(b, 0) {
+        // `eq_mask` is exact up to the first hit; the last word's bytes that the first one
+        // holds too have no `c`, so its first hit is the first after them.
+        for at in [0, b.len() - 8] {
+            let m = eq_mask(if at == 0 { w } else { word_at(b, at)? }, c);
+            if m != 0 {
+                return Some(at + (m.trailing_zeros() / 8) as usize);
+            }
+        }
+        return None;
+    }
+    b.iter().position(|&x| x == c)
+}
+
 /// `s.split_whitespace().next()`: the first word, if any.
 #[inline]
 pub(crate) fn first_word(s: &str) -> Option<&str> {
@@ -352,6 +402,20 @@ mod tests {
             }
         }
 
+    }
+
+    proptest::proptest! {
+        /// The SSE2 and word search for a byte is the byte search, at every length.
+        #[test]
+        fn find_byte_is_memchr(s in "[\\[a \u{e9}]{0,70}", pad in 0usize..40) {
+            proptest::prop_assert_eq!(find_byte(s.as_bytes(), b'['), memchr::memchr(b'[', s.as_bytes()));
+            // Long runs without a `[` before it, so the hit falls in every step and tail.
+            let t = format!("{}{s}", "x".repeat(pad));
+            proptest::prop_assert_eq!(find_byte(t.as_bytes(), b'['), memchr::memchr(b'[', t.as_bytes()));
+            for c in [b' ', b'a'] {
+                proptest::prop_assert_eq!(find_byte(t.as_bytes(), c), memchr::memchr(c, t.as_bytes()));
+            }
+        }
     }
 
     proptest::proptest! {

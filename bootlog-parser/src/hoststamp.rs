@@ -594,70 +594,19 @@ fn strip_rpi_stamp(text: &str) -> Option<(f64, &str)> {
     None
 }
 
-/// The first `[` of `b`: 16 bytes a step with SSE2 on x86_64 (the last step overlapping the
-/// one before), else 8 bytes a word (the last word overlapping too), bytes only under 8; the
-/// texts searched (the rest of each grabserial line) are short, where `memchr` pays more for
-/// its set-up and call than it saves.
-#[inline]
-fn find_bracket(b: &[u8]) -> Option<usize> {
-    use crate::ascii::{eq_mask, word_at};
-    #[cfg(target_arch = "x86_64")]
-    if b.len() >= 16 {
-        use std::arch::x86_64::*;
-        // The bit of each byte of `b[at..at + 16]` that is `[`.
-        let hits = |at: usize| {
-            // SAFETY: SSE2 is part of the x86_64 baseline; every caller below passes
-            // `at + 16 <= b.len()`, so the unaligned load reads inside `b`.
-            unsafe {
-                let v = _mm_loadu_si128(b.as_ptr().add(at) as *const __m128i);
-                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'[' as i8))) as u32
-            }
-        };
-        let mut at = 0;
-        while at + 16 <= b.len() {
-            let m = hits(at);
-            if m != 0 {
-                return Some(at + m.trailing_zeros() as usize);
-            }
-            at += 16;
-        }
-        if at < b.len() {
-            // The last 16 bytes, less those already looked at (`at - last` of them, 1..16).
-            let last = b.len() - 16;
-            let m = hits(last) >> (at - last);
-            if m != 0 {
-                return Some(at + m.trailing_zeros() as usize);
-            }
-        }
-        return None;
-    }
-    if let Some(w) = word_at(b, 0) {
-        // `eq_mask` is exact up to the first hit; the last word's bytes that the first one
-        // holds too have no `[`, so its first hit is the first after them.
-        for at in [0, b.len() - 8] {
-            let m = eq_mask(if at == 0 { w } else { word_at(b, at)? }, b'[');
-            if m != 0 {
-                return Some(at + (m.trailing_zeros() / 8) as usize);
-            }
-        }
-        return None;
-    }
-    b.iter().position(|&c| c == b'[')
-}
-
 /// Splits a grabserial `-t` line that holds several glued records
 /// (`Trying to boot from MMC1[0.262093 0.038996] Expected ...`) into its parts.
 /// Returns `(text_before, Some((abs, rest)))` when a stamp is found inside the text.
 pub fn split_glued(text: &str) -> Option<(&str, f64, &str)> {
     let b = text.as_bytes();
     // Most texts have no `[`: turned away before the loop's set-up.
-    let mut at = find_bracket(b)?;
+    let mut at = crate::ascii::find_byte(b, b'[')?;
     loop {
         if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
             // A printk `[    0.090111]` has no delta, so it never matches here.
             return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
         }
-        at += 1 + find_bracket(&b[at + 1..])?;
+        at += 1 + crate::ascii::find_byte(&b[at + 1..], b'[')?;
     }
 }
 
@@ -936,17 +885,6 @@ mod tests {
         assert!((t - 123.456).abs() < 1e-9);
         assert_eq!(rest, "boot mode");
         assert!(strip_rpi("2021.01 x").is_none());
-    }
-
-    proptest::proptest! {
-        /// The SSE2 and word search for `[` is the byte search, at every length.
-        #[test]
-        fn find_bracket_is_memchr(s in "[\\[a \u{e9}]{0,70}", pad in 0usize..40) {
-            proptest::prop_assert_eq!(find_bracket(s.as_bytes()), memchr::memchr(b'[', s.as_bytes()));
-            // Long runs without a `[` before it, so the hit falls in every step and tail.
-            let t = format!("{}{s}", "x".repeat(pad));
-            proptest::prop_assert_eq!(find_bracket(t.as_bytes()), memchr::memchr(b'[', t.as_bytes()));
-        }
     }
 
     #[test]

@@ -71,7 +71,7 @@ fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
 }
 
 /// Whether `t` holds `Board Configuration`, `BoardConfig` or `board config`: each has `o` as
-/// its second byte, so the `o`s of `t` (found 8 bytes a word) are the only places to compare
+/// its second byte, so the `o`s of `t` (found by [`ascii::find_byte`]) are the only places to compare
 /// at. Lines asked hold `oard` (the hint), a short way in: the prebuilt `memmem` iterator this
 /// replaced ([`has_board_config_memmem`], its test reference) paid ~150 instructions to start.
 fn has_board_config(t: &str) -> bool {
@@ -85,20 +85,13 @@ fn has_board_config(t: &str) -> bool {
         }
     };
     let mut i = 0;
-    while let Some(w) = ascii::word_at(b, i) {
-        let m = ascii::eq_mask(w, b'o');
-        if m == 0 {
-            i += 8;
-            continue;
-        }
-        // The first `o` of the word (`eq_mask` is exact up to it); the next word from after it.
-        let k = i + (m.trailing_zeros() / 8) as usize;
-        if at(k) {
+    while let Some(k) = ascii::find_byte(&b[i..], b'o') {
+        if at(i + k) {
             return true;
         }
-        i = k + 1;
+        i += k + 1;
     }
-    (i..b.len()).any(|k| b[k] == b'o' && at(k))
+    false
 }
 
 /// The `memmem` search for `oard` [`has_board_config`] stands in for (`oard` cannot overlap

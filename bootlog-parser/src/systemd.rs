@@ -187,23 +187,11 @@ fn has_unit_suffix_scan(s: &str) -> bool {
 #[cfg(test)]
 const MAX_SUFFIX: usize = ".automount".len();
 
-/// Whether `s` holds no `' '`: 8 bytes a word (units run to 20 and more bytes), the last
-/// word overlapping the one before (no byte tail: `contains` paid core's `memchr` set-up on
-/// each); under 8 bytes, a byte at a time.
+/// Whether `s` holds no `' '` ([`ascii::find_byte`]: units run to 20 and more bytes, where
+/// `contains` paid core's `memchr` set-up on each).
 #[inline]
 fn no_space(s: &str) -> bool {
-    let b = s.as_bytes();
-    let Some(last) = b.len().checked_sub(8) else {
-        return b.iter().all(|&c| c != b' ');
-    };
-    let mut i = 0;
-    while i < last {
-        if ascii::word_at(b, i).map_or(0, |w| ascii::eq_mask(w, b' ')) != 0 {
-            return false;
-        }
-        i += 8;
-    }
-    ascii::word_at(b, last).map_or(0, |w| ascii::eq_mask(w, b' ')) == 0
+    ascii::find_byte(s.as_bytes(), b' ').is_none()
 }
 
 /// Whether `s` is a unit name: a unit suffix at its end and no `' '` (as
