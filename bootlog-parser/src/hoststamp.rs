@@ -806,16 +806,21 @@ mod tests {
         assert!(matches!(strip(info), Layer::Lava(Some(_), None)));
     }
 
+    /// The `MESS:` stamp as nom reads it, the clock by `clock`: the reference of the
+    /// hand-written `strip_rpi` paths.
+    fn mess_nom(t: &str, clock: fn(&str) -> IResult<&str, f64>) -> Option<(f64, &str)> {
+        let rest = t.strip_prefix("MESS:")?;
+        let (rest, v) = clock(rest).ok()?;
+        let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
+        Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
+    }
+
     proptest::proptest! {
         /// The `MESS:` core field read by hand is the nom sequence it replaced.
         #[test]
         fn rpi_core_field_is_the_nom_grammar(r in "[:0-9 a\u{e9}]{0,8}") {
             let t = format!("MESS:00:00:08.746506{r}");
-            let slow = t.strip_prefix("MESS:").and_then(|rest| {
-                let (rest, v) = clock_time(rest).ok()?;
-                let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
-                Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
-            });
+            let slow = mess_nom(&t, clock_time);
             proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
         }
     }
@@ -829,11 +834,7 @@ mod tests {
             r in "[:0-9 a\u{e9}]{0,8}",
         ) {
             let t = format!("MESS:{clock}{r}");
-            let slow = t.strip_prefix("MESS:").and_then(|rest| {
-                let (rest, v) = clock_time_nom(rest).ok()?;
-                let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
-                Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
-            });
+            let slow = mess_nom(&t, clock_time_nom);
             proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
         }
     }
@@ -852,11 +853,7 @@ mod tests {
                 b[at] = c;
             }
             let t = format!("MESS:{}{r}", String::from_utf8(b).unwrap());
-            let slow = t.strip_prefix("MESS:").and_then(|rest| {
-                let (rest, v) = clock_time_nom(rest).ok()?;
-                let (rest, _) = tuple((char(':'), digit1::<&str, ()>, char(':')))(rest).ok()?;
-                Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
-            });
+            let slow = mess_nom(&t, clock_time_nom);
             proptest::prop_assert_eq!(strip_rpi(&t), slow, "{:?}", t);
         }
     }
