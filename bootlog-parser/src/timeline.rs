@@ -743,6 +743,17 @@ impl State {
         {
             self.open(StageId::Userspace, n, host, None, "init");
         }
+        // A profile's markers are rare: one length test here, the loop out of line (its set-up
+        // cost every line ~8 instructions even with no marker).
+        if !self.markers.is_empty() {
+            self.match_markers(n, host, t);
+        }
+    }
+
+    /// Opens the stage of the first of the profile's markers that matches `t`, if any (out of
+    /// line: see [`State::classify`]).
+    #[inline(never)]
+    fn match_markers(&mut self, n: u64, host: Option<f64>, t: &str) {
         for i in 0..self.markers.len() {
             if self.markers[i].1.is_match(t) {
                 let stage = self.markers[i].0;
@@ -2199,6 +2210,39 @@ mod tests {
         assert_eq!(b.stage(StageId::Userspace).unwrap().duration_s, Some(1.0));
         assert_eq!(b.printk_offset_s, Some(2.5));
         assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(1.4));
+    }
+
+    /// A profile's marker opens its stage (the first that matches), and only on a line that
+    /// no grammar took.
+    #[test]
+    fn profile_markers_open_their_stage() {
+        let mut profile = BoardProfile::generic();
+        profile.markers = vec![
+            crate::board::Marker {
+                stage: StageId::Sysfw,
+                pattern: "^SYSFW up".into(),
+            },
+            crate::board::Marker {
+                stage: StageId::Tfa,
+                pattern: "up".into(),
+            },
+        ];
+        let log = "U-Boot SPL 2024.01 (x)\nSYSFW up here\nwoke up\nU-Boot 2024.01 (x)\n";
+        let b = &parse_bytes(log.as_bytes(), &profile)[0];
+        let ids: Vec<_> = b.stages.iter().map(|s| (s.id, s.line)).collect();
+        assert_eq!(
+            ids,
+            [
+                (StageId::ASpl, Some(1)),
+                (StageId::Sysfw, Some(2)),
+                (StageId::Tfa, Some(3)),
+                (StageId::Uboot, Some(4))
+            ]
+        );
+        assert_eq!(b.mark("marker").map(|m| m.line), Some(2));
+        // Without markers the same lines open nothing.
+        let b = &parse(log)[0];
+        assert!(b.stage(StageId::Sysfw).is_none() && b.stage(StageId::Tfa).is_none());
     }
 
     #[test]
