@@ -236,15 +236,9 @@ pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot>
 /// [`State::hints`] not computed yet: most lines (printk ones) never need them.
 const HINTS_LATER: u8 = 0x80;
 
-/// Whether a text starting with `first` may carry a prefix `record` strips: a Raspberry Pi
-/// firmware stamp (`MESS:`, `NNNNNN.NNN:`), a syslog `<n>`, or line noise (`\xNN` escapes,
-/// U+FFFD). Most lines do not, and skip the strippers.
-#[inline]
-fn may_start_prefix(first: u8) -> bool {
-    PREFIX_START[usize::from(first)]
-}
-
-/// [`may_start_prefix`] as a table: one load instead of a chain of compares on every line.
+/// The first bytes of a text that may carry a prefix `record` strips: a Raspberry Pi firmware
+/// stamp (`MESS:`, `NNNNNN.NNN:`), a syslog `<n>`, or line noise (`\xNN` escapes, U+FFFD).
+/// Most lines start with none, and skip the strippers ([`may_have_prefix`] looks further).
 static PREFIX_START: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
@@ -266,11 +260,27 @@ static SPECIAL_START: [bool; 256] = {
     t
 };
 
+/// Whether a text `lead` that starts with no blank may carry a prefix `record` strips: a
+/// Raspberry Pi firmware stamp (`MESS:`, or `NNNNNN.NNN:`, whose `.` and `:` are tested as
+/// `hoststamp::strip_rpi` first tests them), a syslog `<n>`, or line noise (`\xNN`, U+FFFD,
+/// whose first byte is 0xEF). Exact where [`PREFIX_START`] only looks at the first byte:
+/// most texts it lets through (bootstage rows, `M...` words, numbers) are ruled out here,
+/// inline, with no call. `strip_prefixes_is_every_stripper` checks it.
+#[inline(always)]
+fn may_have_prefix(lead: &[u8]) -> bool {
+    match lead.first() {
+        Some(b'<' | b'\\' | 0xEF) => true,
+        Some(b'M') => lead.starts_with(b"MESS:"),
+        Some(b'0'..=b'9') => lead.len() > 11 && lead[6] == b'.' && lead[10] == b':',
+        _ => false,
+    }
+}
+
 /// The Raspberry Pi firmware stamp (if any) and the text after every prefix `record` strips,
 /// of a text `lead` that starts with no blank.
 #[inline(always)]
 fn strip_prefixes(lead: &str) -> (Option<f64>, &str) {
-    if !lead.bytes().next().is_some_and(may_start_prefix) {
+    if !may_have_prefix(lead.as_bytes()) {
         // What the strippers would return: the text itself.
         return (None, lead);
     }
@@ -460,9 +470,20 @@ impl State {
     }
 
     /// [`State::line_text`] of a line whose text `lead` (after its blanks) may start with a
-    /// prefix `record` strips (see [`may_start_prefix`]).
+    /// prefix `record` strips (see [`PREFIX_START`]).
     #[inline(never)]
     fn prefixed_line(&mut self, n: u64, lead: &str) {
+        // Most of these (bootstage and blame rows, `M...` words) carry no prefix: a jump to
+        // `record_text`, with no frame here; the strippers in a function of their own.
+        if !may_have_prefix(lead.as_bytes()) {
+            return self.record_text(n, None, None, lead);
+        }
+        self.stripped_line(n, lead);
+    }
+
+    /// [`State::prefixed_line`] of a text that may carry a prefix: stripped, then recorded.
+    #[inline(never)]
+    fn stripped_line(&mut self, n: u64, lead: &str) {
         let (fw, t) = strip_prefixes_slow(lead);
         self.record_text(n, None, fw, t);
     }
@@ -2582,7 +2603,9 @@ mod tests {
         fn strip_prefixes_is_every_stripper(parts in proptest::collection::vec(proptest::sample::select(vec![
             "MESS:00:00:05.163105:0: ", "MESS:00:00:05:0:", "MESS:", "M", "Mark", "123456.789: ",
             "123456.789:", "12345.6789: ", "1", "<6>", "<", "<12345>", ">", "\\x1f", "\\xg1", "\\x",
-            "\u{fffd}", "\u{e9}", "\u{20ac}", " ", "\t", "x", "U-Boot", "0x80",
+            "\u{fffd}", "\u{e9}", "\u{20ac}", " ", "\t", "x", "U-Boot", "0x80", "MESS", "MES:",
+            "Mxxxxx.xxx: ", "<23456.789: ", "a23456.789: ", "12345a.789: ", "123456.78a: ",
+            "123456.789:x", "\u{fffd}123456.789: ",
         ]), 0..6)) {
             let text = parts.concat();
             let lead = ascii::trim_start(&text);
