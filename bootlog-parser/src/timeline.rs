@@ -456,6 +456,12 @@ impl State {
         ) {
             return self.record_text(n, None, None, lead);
         }
+        // systemd's `[  OK  ]`, the commonest `[`-text with a blank after its `[` that is no
+        // stamp: no digit after the `[` and its blanks, so neither a printk stamp nor a host
+        // stamp (see `ok_status_has_no_stamp`), and `record_text` takes `lead` as above.
+        if lead.as_bytes().starts_with(b"[  OK  ]") {
+            return self.record_text(n, None, None, lead);
+        }
         match linux::stamp_len(lead.as_bytes()) {
             Some((ts, len)) => {
                 let p = linux::printk_after(lead, ts, len);
@@ -2553,6 +2559,24 @@ mod tests {
             let skips = !matches!(lead.as_bytes().get(1), Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r'));
             proptest::prop_assume!(skips);
             proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if ascii::trim_start(t) == lead));
+        }
+    }
+
+    proptest::proptest! {
+        /// The `[  OK  ]` shortcut of [`State::bracket_line`]: such a text has no printk
+        /// stamp and no host layer, whatever follows.
+        #[test]
+        fn ok_status_has_no_stamp(
+            blanks in proptest::sample::select(vec!["", " ", "\t "]),
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "1", "12.5", ".", "0.000123]", " ", "] ", "2026-11-30 13:00:00.123]", "OK", "]", "[",
+                ":", " 1.000000]", "  ", "Started x.service", "\u{e9}",
+            ]), 0..6),
+        ) {
+            let lead = format!("[  OK  ]{}", parts.concat());
+            let text = format!("{blanks}{lead}");
+            proptest::prop_assert!(linux::stamp_len(lead.as_bytes()).is_none());
+            proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if t == text));
         }
     }
 
