@@ -2193,7 +2193,9 @@ fn push_fixed6(s: &mut String, v: f64) {
                 *c = b'0' + (x % 10) as u8;
                 x /= 10;
             }
-            s.push_str(std::str::from_utf8(&d).unwrap_or_default());
+            // SAFETY: `d` holds only the ASCII digits written above, which are UTF-8 (the
+            // checked `from_utf8` cost about 90 instructions a call, three a warning).
+            s.push_str(unsafe { std::str::from_utf8_unchecked(&d) });
             return;
         }
     }
