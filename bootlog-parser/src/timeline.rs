@@ -582,6 +582,10 @@ impl State {
         b.last_host = Some(abs);
     }
 
+    /// One record of a line with a capture layer: its prefixes stripped, the host clock
+    /// noted, then [`State::record_text`]. Inlined into [`State::layered`], its one hot
+    /// caller (grabserial lines), to spare a call and a frame a record.
+    #[inline(always)]
     fn record(&mut self, n: u64, host_raw: Option<f64>, scale: HostScale, text: &str) {
         let (fw, t) = strip_prefixes(ascii::trim_start(text));
         let host = self.host(n, host_raw, scale);
