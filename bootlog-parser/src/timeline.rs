@@ -74,7 +74,6 @@ struct Builder {
     cores_mode: bool,
     sbl_run: u32,
     sbl_run_has_data: bool,
-    last_ts: Option<f64>,
     /// The last `calling` initcall not yet returned (`calling_open`); the buffer is reused,
     /// as initcall_debug prints thousands of them.
     calling: String,
@@ -1187,7 +1186,8 @@ impl State {
     #[inline(always)]
     fn printk(&mut self, n: u64, host: Option<f64>, p: linux::Printk) {
         let b = &mut self.cur;
-        if let Some(last) = b.last_ts {
+        // The last printk time of this boot is its kernel's `last_ts_s` (kept there alone).
+        if let Some(last) = b.boot.kernel.as_ref().and_then(|k| k.last_ts_s) {
             if p.ts + 1e-3 < last {
                 // By hand, not `format!` (one per reset in a log of many boots).
                 let w = b.warnings.next_text(&mut self.bin.strings, 128);
@@ -1205,7 +1205,6 @@ impl State {
             }
         }
         let b = &mut self.cur;
-        b.last_ts = Some(p.ts);
         let k = b.boot.kernel.get_or_insert_with(KernelInfo::default);
         if k.first_ts_s.is_none() {
             k.first_ts_s = Some(p.ts);
@@ -1401,7 +1400,6 @@ impl Builder {
             cores_mode,
             sbl_run,
             sbl_run_has_data,
-            last_ts,
             calling,
             calling_open,
             printk_offset,
@@ -1478,7 +1476,6 @@ impl Builder {
         *cores_mode = false;
         *sbl_run = 0;
         *sbl_run_has_data = false;
-        *last_ts = None;
         calling.clear();
         *calling_open = false;
         *printk_offset = None;
@@ -2697,7 +2694,6 @@ mod tests {
             && !b.cores_mode
             && b.sbl_run == 0
             && !b.sbl_run_has_data
-            && b.last_ts.is_none()
             && b.calling.is_empty()
             && !b.calling_open
             && b.printk_offset.is_none()
@@ -2795,7 +2791,6 @@ mod tests {
             cores_mode: true,
             sbl_run: 2,
             sbl_run_has_data: true,
-            last_ts: Some(1.0),
             calling: s("f"),
             calling_open: true,
             printk_offset: Some(1.0),
