@@ -70,8 +70,9 @@ struct Builder {
     origin: Option<f64>,
     last_host: Option<f64>,
     ready_host: Option<f64>,
+    /// The bootstage report or SBL cores list being read (lines that continue it are read
+    /// as its rows, see [`State::bootstage_row`]): one test on every line for both.
     bootstage: Option<BootstageMode>,
-    cores_mode: bool,
     sbl_run: u32,
     sbl_run_has_data: bool,
     /// The last `calling` initcall not yet returned (`calling_open`); the buffer is reused,
@@ -114,9 +115,10 @@ struct Builder {
     components_sig: u64,
 }
 
-/// The bootstage report being read. `repr(u8)`: an explicit tag byte, so that
-/// `Option<BootstageMode>::is_some`, tested on every line, is one byte compare (not a test of
-/// a niche in a vector's capacity).
+/// The bootstage report being read, or an SBL cores list (never both: each begins on a line
+/// that the grammars read, which only happens once the other has ended). `repr(u8)`: an
+/// explicit tag byte, so that `Option<BootstageMode>::is_some`, tested on every line, is one
+/// byte compare (not a test of a niche in a vector's capacity).
 #[derive(PartialEq)]
 #[repr(u8)]
 enum BootstageMode {
@@ -125,6 +127,8 @@ enum BootstageMode {
         got: Slots<BootstageRecord>,
     },
     Accumulated,
+    /// After SBL's `cores present` line: the core names that follow (one word, no `[`).
+    Cores,
 }
 
 impl Parser {
@@ -614,16 +618,10 @@ impl State {
             return;
         }
 
-        // Bootstage report rows continue a report until a line that is not one.
-        if self.cur.bootstage.is_some() && self.bootstage_row(t) {
+        // Bootstage report rows (and SBL core names) continue their list until a line that
+        // is not one.
+        if self.cur.bootstage.is_some() && self.bootstage_row(n, t) {
             return;
-        }
-        if self.cur.cores_mode {
-            if !t.contains(' ') && !t.starts_with('[') {
-                self.touch(n, t.len());
-                return;
-            }
-            self.cur.cores_mode = false;
         }
 
         self.classify(n, host, fw, t);
@@ -659,12 +657,11 @@ impl State {
         t: &str,
         p: linux::Printk<'_>,
     ) {
-        // Bootstage report rows continue a report until a line that is not one.
-        if self.cur.bootstage.is_some() && self.bootstage_row(t) {
+        // Bootstage report rows continue a report until a line that is not one (a `[`-text
+        // also ends an SBL cores list).
+        if self.cur.bootstage.is_some() && self.bootstage_row(n, t) {
             return;
         }
-        // A `[`-text ends an SBL cores list.
-        self.cur.cores_mode = false;
         if fw.is_some() {
             self.cur.fw_s = fw;
         }
@@ -965,12 +962,20 @@ impl State {
         }
     }
 
-    /// Handles a line while a bootstage report is open; false ends the report. Out of line:
-    /// few lines are in a report, and the others should not pay for it in `record_text`.
+    /// Handles a line (number `n`) while a bootstage report or SBL cores list is open; false
+    /// ends it. Out of line: few lines are in one, and the others should not pay for it in
+    /// `record_text`.
     #[inline(never)]
-    fn bootstage_row(&mut self, t: &str) -> bool {
+    fn bootstage_row(&mut self, n: u64, t: &str) -> bool {
         let mode = self.cur.bootstage.as_mut().expect("checked by caller");
         match mode {
+            BootstageMode::Cores => {
+                // A core name: one word, no `[`; it counts as console output of the boot.
+                if !t.contains(' ') && !t.starts_with('[') {
+                    self.touch(n, t.len());
+                    return true;
+                }
+            }
             BootstageMode::Records { got, .. } => {
                 if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
                     got.push(name, &mut self.bin.strings, |name| BootstageRecord {
@@ -1050,7 +1055,8 @@ impl State {
                     "line {n}: SBL profile log overflowed; entries may be missing"
                 ));
             }
-            S::CoresPresent => self.cur.cores_mode = true,
+            // (No bootstage report is open: the grammars read this line.)
+            S::CoresPresent => self.cur.bootstage = Some(BootstageMode::Cores),
             S::PdkEntry {
                 wrapped,
                 fxn,
@@ -1397,7 +1403,6 @@ impl Builder {
             last_host,
             ready_host,
             bootstage,
-            cores_mode,
             sbl_run,
             sbl_run_has_data,
             calling,
@@ -1473,7 +1478,6 @@ impl Builder {
         *last_host = None;
         *ready_host = None;
         *bootstage = None;
-        *cores_mode = false;
         *sbl_run = 0;
         *sbl_run_has_data = false;
         calling.clear();
@@ -2242,6 +2246,25 @@ mod tests {
         assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(1.4));
     }
 
+    /// After SBL's `Cores present` header, one-word lines are core names: counted as the
+    /// boot's console output but read by no grammar (not even the ready test), until a line
+    /// with a blank or a `[` ends the list.
+    #[test]
+    fn sbl_cores_list_lines_are_not_read() {
+        let log = "[BOOTLOADER_PROFILE] Cores present    :\nlogin:\nr5f0-0\nU-Boot SPL 2024.01 (x)\nlogin:\n";
+        let b = &parse(log)[0];
+        assert_eq!(b.lines, (1, 5));
+        assert_eq!(b.mark("ready").map(|m| m.line), Some(5));
+        let ids: Vec<_> = b.stages.iter().map(|s| s.id).collect();
+        assert_eq!(ids, [StageId::Sbl, StageId::ASpl]);
+        // The header and both core names are the SBL stage's bytes (each text and CR LF).
+        let header = "[BOOTLOADER_PROFILE] Cores present    :".len() as u64;
+        assert_eq!(b.stages[0].console_bytes, Some(header + 2 + 8 + 8));
+        // A printk-stamped line ends the list too.
+        let log = "[BOOTLOADER_PROFILE] Cores present    :\n[    0.000000] Booting Linux\nlogin:\n";
+        assert_eq!(parse(log)[0].mark("ready").map(|m| m.line), Some(3));
+    }
+
     /// A profile's marker opens its stage (the first that matches), and only on a line that
     /// no grammar took.
     #[test]
@@ -2691,7 +2714,6 @@ mod tests {
             && b.last_host.is_none()
             && b.ready_host.is_none()
             && b.bootstage.is_none()
-            && !b.cores_mode
             && b.sbl_run == 0
             && !b.sbl_run_has_data
             && b.calling.is_empty()
@@ -2788,7 +2810,6 @@ mod tests {
             last_host: Some(1.0),
             ready_host: Some(1.0),
             bootstage: Some(BootstageMode::Accumulated),
-            cores_mode: true,
             sbl_run: 2,
             sbl_run_has_data: true,
             calling: s("f"),
