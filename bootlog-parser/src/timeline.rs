@@ -431,7 +431,8 @@ impl State {
         let lead = ascii::trim_start(text);
         match lead.bytes().next() {
             // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
-            Some(c) if !SPECIAL_START[usize::from(c)] => self.record_text(n, None, None, lead),
+            // (Not `[`: no printk stamp, so past `record_text`'s stamp test.)
+            Some(c) if !SPECIAL_START[usize::from(c)] => self.record_unstamped(n, None, None, lead),
             // A blank line: what `record` then `record_text` do with an empty text.
             None => {
                 if self.cur.started {
@@ -451,19 +452,20 @@ impl State {
     fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
         // `[` then neither a digit nor a blank (`[KPI]`, `[BOOTLOADER_PROFILE]`): no host
         // stamp (it has a digit right after `[` and its blanks, see `hoststamp::bracket`), so
-        // what `layered` does with no layer, `record_text` of `lead` (`[` starts no prefix),
-        // which reads a printk stamp itself: one stamp read, not two.
+        // what `layered` does with no layer, `record_text` of `lead` (`[` starts no prefix);
+        // and no printk stamp either (its seconds field, right after the `[`, is blanks then
+        // digits), so it goes past `record_text`'s stamp test: no stamp read at all.
         if !matches!(
             lead.as_bytes().get(1),
             Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r')
         ) {
-            return self.record_text(n, None, None, lead);
+            return self.record_unstamped(n, None, None, lead);
         }
         // systemd's `[  OK  ]`, the commonest `[`-text with a blank after its `[` that is no
         // stamp: no digit after the `[` and its blanks, so neither a printk stamp nor a host
-        // stamp (see `ok_status_has_no_stamp`), and `record_text` takes `lead` as above.
+        // stamp (see `ok_status_has_no_stamp`), and it is recorded as above.
         if lead.as_bytes().starts_with(b"[  OK  ]") {
-            return self.record_text(n, None, None, lead);
+            return self.record_unstamped(n, None, None, lead);
         }
         match linux::stamp_len(lead.as_bytes()) {
             Some((ts, len)) => {
@@ -471,8 +473,9 @@ impl State {
                 self.record_printk_inline(n, None, None, lead, p);
             }
             None => match hoststamp::bracket(text, lead) {
-                // No layer (`text` itself): what `layered` does with it, with no frame of its own.
-                Layer::None(_) => self.record_text(n, None, None, lead),
+                // No layer (`text` itself): what `layered` does with it, with no frame of its own
+                // (and no second stamp read: `lead` has none).
+                Layer::None(_) => self.record_unstamped(n, None, None, lead),
                 layer => self.layered(n, layer),
             },
         }
@@ -484,8 +487,9 @@ impl State {
     fn prefixed_line(&mut self, n: u64, lead: &str) {
         // Most of these (bootstage and blame rows, `M...` words) carry no prefix: a jump to
         // `record_text`, with no frame here; the strippers in a function of their own.
+        // (`lead` starts with no `[`: no printk stamp.)
         if !may_have_prefix(lead.as_bytes()) {
-            return self.record_text(n, None, None, lead);
+            return self.record_unstamped(n, None, None, lead);
         }
         self.stripped_line(n, lead);
     }
@@ -604,17 +608,27 @@ impl State {
     }
 
     /// One record's text, every capture layer and prefix removed (`t` starts with no blank).
-    /// A printk-stamped one goes to [`State::record_printk`].
+    /// A printk-stamped one goes to [`State::record_printk`], any other to
+    /// [`State::record_unstamped`]. Inlined: the callers that know their text has no stamp
+    /// call `record_unstamped` themselves.
+    #[inline(always)]
     fn record_text(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        if let Some((ts, len)) = linux::stamp_len(t.as_bytes()) {
+            let p = linux::printk_after(t, ts, len);
+            self.record_printk(n, host, fw, t, p);
+            return;
+        }
+        self.record_unstamped(n, host, fw, t);
+    }
+
+    /// [`State::record_text`] of a text with no printk stamp: the bootstage and cores lists,
+    /// the grammars, and the line's bytes and ready test.
+    #[inline(never)]
+    fn record_unstamped(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if t.is_empty() {
             if self.cur.started {
                 self.cur.lines.1 = n;
             }
-            return;
-        }
-        if let Some((ts, len)) = linux::stamp_len(t.as_bytes()) {
-            let p = linux::printk_after(t, ts, len);
-            self.record_printk(n, host, fw, t, p);
             return;
         }
 
@@ -2584,6 +2598,8 @@ mod tests {
             let text = format!("{blanks}{lead}");
             let skips = !matches!(lead.as_bytes().get(1), Some(b'0'..=b'9' | b' ' | b'\t'..=b'\r'));
             proptest::prop_assume!(skips);
+            // No printk stamp either: `record_unstamped` may take it.
+            proptest::prop_assert!(linux::stamp_len(lead.as_bytes()).is_none());
             proptest::prop_assert!(matches!(hoststamp::bracket(&text, &lead), Layer::None(t) if ascii::trim_start(t) == lead));
         }
     }
