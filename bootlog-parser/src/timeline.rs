@@ -546,30 +546,39 @@ impl State {
     }
 
     /// Makes the host clock continuous across capture restarts; returns the absolute value.
+    /// Inlined (into `layered`, once a grabserial record): a restart, rare, out of line.
+    #[inline(always)]
     fn host(&mut self, n: u64, raw: Option<f64>, scale: HostScale) -> Option<f64> {
         let raw = raw?;
         if let Some(last) = self.last_host_raw {
             if raw + 1e-6 < last {
-                // grabserial -m restarts its base at the matching line: continue from there.
-                self.host_offset += last;
-                self.pending_origin = Some(self.host_offset);
-                // Written by hand, not `format!`: a log of many captures has one per capture.
-                let w = self.cur.warnings.next_text(&mut self.bin.strings, 160);
-                w.push_str("line ");
-                ascii::push_decimal(w, n);
-                w.push_str(": host clock went back from ");
-                push_fixed6(w, last);
-                w.push_str(" to ");
-                push_fixed6(w, raw);
-                w.push_str("; continued from ");
-                push_fixed6(w, last);
-                w.push_str(" (grabserial -m base reset or a new capture?)");
+                self.host_restart(n, last, raw);
             }
         }
         self.last_host_raw = Some(raw);
         let abs = raw + self.host_offset;
         self.note_host(abs, scale);
         Some(abs)
+    }
+
+    /// [`State::host`] of a raw host time `raw` below the last one, `last`, on line `n`: the
+    /// offset that continues the clock, the next boot's origin, and a warning.
+    #[inline(never)]
+    fn host_restart(&mut self, n: u64, last: f64, raw: f64) {
+        // grabserial -m restarts its base at the matching line: continue from there.
+        self.host_offset += last;
+        self.pending_origin = Some(self.host_offset);
+        // Written by hand, not `format!`: a log of many captures has one per capture.
+        let w = self.cur.warnings.next_text(&mut self.bin.strings, 160);
+        w.push_str("line ");
+        ascii::push_decimal(w, n);
+        w.push_str(": host clock went back from ");
+        push_fixed6(w, last);
+        w.push_str(" to ");
+        push_fixed6(w, raw);
+        w.push_str("; continued from ");
+        push_fixed6(w, last);
+        w.push_str(" (grabserial -m base reset or a new capture?)");
     }
 
     /// Records a host time in the current boot, fixing the boot's origin on first use.
