@@ -298,7 +298,9 @@ fn has_avx2() -> bool {
 
 /// [`masks`] of a full 64-byte block with AVX2: two 32-byte steps instead of four 16-byte
 /// ones, and a byte is not plain when `byte + 1`, as a signed byte, is below `0x21` (that
-/// folds DEL, the controls and the non-ASCII bytes into one compare).
+/// folds DEL, the controls and the non-ASCII bytes into one compare). That compare also
+/// takes in the breaks, dropped with the break mask, and the tabs, which are rare: they are
+/// looked for only when a block has such a byte left ([`drop_tabs`]).
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -314,22 +316,42 @@ unsafe fn masks_avx2(block: &[u8; 64]) -> (u64, u64) {
     table[usize::from(b'\r')] = b'\r';
     // SAFETY (of the load): `table` holds 16 bytes; the load is unaligned.
     let breaks = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr() as *const __m128i));
-    let tab = _mm256_set1_epi8(b'\t' as i8);
     let one = _mm256_set1_epi8(1);
     let lim = _mm256_set1_epi8(0x21);
-    let (mut m, mut bad) = (0u64, 0u64);
+    let (mut m, mut low) = (0u64, 0u64);
     for k in 0..2 {
         // SAFETY (of the load): `block[32k..32k + 32]` exists; the load is unaligned.
         let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
         let brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, v), v);
         // 0x7f + 1 and 0x80..=0xff + 1 wrap to negative or zero; 0x00..=0x1f + 1 are <= 0x20.
-        let low = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
-        let ok = _mm256_or_si256(brk, _mm256_cmpeq_epi8(v, tab));
-        let b = _mm256_andnot_si256(ok, low);
+        let l = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
         m |= u64::from(_mm256_movemask_epi8(brk) as u32) << (32 * k);
-        bad |= u64::from(_mm256_movemask_epi8(b) as u32) << (32 * k);
+        low |= u64::from(_mm256_movemask_epi8(l) as u32) << (32 * k);
     }
-    (m, bad)
+    // The breaks are below 0x20 too: what is left of `low` are the bytes not plain, and tabs.
+    let bad = low & !m;
+    if bad == 0 {
+        return (m, 0);
+    }
+    (m, drop_tabs(block, bad))
+}
+
+/// `bad` without the bits of the tabs in `block` (bit i stands for `block[i]`): for
+/// [`masks_avx2`], whose compare takes them in, on the few blocks with such a byte.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn drop_tabs(block: &[u8; 64], bad: u64) -> u64 {
+    let mut rest = bad;
+    let mut out = bad;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if block[i] == b'\t' {
+            out &= !(1 << i);
+        }
+    }
+    out
 }
 
 /// For `block` (at most 64 bytes): bit i of the first mask set where `block[i]` is `\n` or
