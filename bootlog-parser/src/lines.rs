@@ -106,18 +106,21 @@ impl LineSplitter {
         // 1 when the next block's first byte is a partner already consumed (of the previous
         // chunk's last break, or of this block's last one), else 0.
         let mut skip = u64::from(start == 1);
-        while block < end {
-            let left = end as usize - block as usize;
+        // The end of the chunk's last full block: the blocks before it are read in place.
+        let full_end = range.start.wrapping_add(chunk.len() & !63);
+        loop {
             // Bit i of `mask`: `block[i]` is a break; of `bad`: it is not plain text.
             // `edge`: the bit of the block's last byte, whose partner is in the next block.
             let (mut mask, mut bad, edge): (u64, u64, u64);
-            if left >= 64 {
-                // SAFETY: the 64 bytes at `block` lie in the chunk (`left >= 64`), and an
-                // array of bytes needs no alignment.
+            if block < full_end {
+                // SAFETY: the 64 bytes at `block` lie in the chunk (`block` is a multiple of
+                // 64 bytes past its start, before `full_end`), and an array of bytes needs no
+                // alignment.
                 (mask, bad) = block_masks(unsafe { &*(block as *const [u8; 64]) });
                 edge = 1 << 63;
-            } else {
+            } else if block < end {
                 // The last 1 to 63 bytes, from a zero-padded copy; the padding's bits dropped.
+                let left = end as usize - block as usize;
                 let mut pad = [0u8; 64];
                 pad[..left].copy_from_slice(&chunk[chunk.len() - left..]);
                 (mask, bad) = block_masks(&pad);
@@ -125,6 +128,8 @@ impl LineSplitter {
                 mask &= keep;
                 bad &= keep;
                 edge = 1 << (left - 1);
+            } else {
+                break;
             }
             mask &= !skip;
             skip = 0;
