@@ -48,11 +48,11 @@ impl LineSplitter {
             unsafe { self.feed_avx2(chunk, out) };
             return;
         }
-        self.feed_with(chunk, out, |b| masks(b));
+        self.feed_with(chunk, out, controls);
     }
 
-    /// [`Self::feed`] with AVX2 and BMI1: the block scan ([`masks_avx2`]) inlined into the
-    /// line loop, and the loop's bit operations single instructions (`blsi`, `andn`).
+    /// [`Self::feed`] with AVX2 and BMI1: the block scan ([`controls_avx2`]) inlined into the
+    /// line loop, and the loop's bit operations single instructions (`blsr`, `andn`).
     ///
     /// # Safety
     /// The CPU must have AVX2 and BMI1.
@@ -60,19 +60,21 @@ impl LineSplitter {
     #[target_feature(enable = "avx2,bmi1")]
     unsafe fn feed_avx2(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
         // SAFETY: the CPU has AVX2 (this function's contract).
-        self.feed_with(chunk, out, |b| unsafe { masks_avx2(b) });
+        self.feed_with(chunk, out, |b| unsafe { controls_avx2(b) });
     }
 
-    /// [`Self::feed`] with `block_masks` giving [`masks`] of each 64-byte block. One loop
-    /// over the breaks of each block, its state in locals: an ordinary line costs a few bit
-    /// operations, one compare for its length and one bit test for a partner byte; carried,
-    /// long and partnered lines go out of line.
+    /// [`Self::feed`] with `block_controls` giving [`controls`] of each 64-byte block. One
+    /// loop over the control bytes of each block (most are breaks), its state in locals: an
+    /// ordinary line costs a few bit operations, a byte compare or two for its break, one
+    /// compare for its length and one bit test for a partner byte; carried, long and
+    /// partnered lines go out of line. A line is plain when no control byte but tabs came
+    /// before its break.
     #[inline(always)]
     fn feed_with(
         &mut self,
         chunk: &[u8],
         out: &mut impl FnMut(u64, &[u8], Flags),
-        block_masks: impl Fn(&[u8; 64]) -> (u64, u64),
+        block_controls: impl Fn(&[u8; 64]) -> u64,
     ) {
         let mut start = 0;
         if let Some(prev) = self.after.take() {
@@ -94,8 +96,8 @@ impl LineSplitter {
         } else {
             0
         };
-        // Nonzero: the line in progress has a byte that is not plain in an earlier block.
-        let mut pend = 0u64;
+        // The line in progress has a byte that is not plain before the byte looked at.
+        let mut dirty = false;
         // The loop walks pointers, not offsets: fewer values to keep across `out`'s call.
         let range = chunk.as_ptr_range();
         let end = range.end;
@@ -109,45 +111,46 @@ impl LineSplitter {
         // The end of the chunk's last full block: the blocks before it are read in place.
         let full_end = range.start.wrapping_add(chunk.len() & !63);
         loop {
-            // Bit i of `mask`: `block[i]` is a break; of `bad`: it is not plain text.
-            // `edge`: the bit of the block's last byte, whose partner is in the next block.
-            let (mut mask, mut bad, edge): (u64, u64, u64);
+            // Bit i of `mask`: `block[i]` is a control byte, DEL or not ASCII (a break, a tab
+            // or a byte that is not plain). `edge`: the bit of the block's last byte, whose
+            // partner is in the next block.
+            let (mut mask, edge): (u64, u64);
             if block < full_end {
                 // SAFETY: the 64 bytes at `block` lie in the chunk (`block` is a multiple of
                 // 64 bytes past its start, before `full_end`), and an array of bytes needs no
                 // alignment.
-                (mask, bad) = block_masks(unsafe { &*(block as *const [u8; 64]) });
+                mask = block_controls(unsafe { &*(block as *const [u8; 64]) });
                 edge = 1 << 63;
             } else if block < end {
                 // The last 1 to 63 bytes, from a zero-padded copy; the padding's bits dropped.
                 let left = end as usize - block as usize;
                 let mut pad = [0u8; 64];
                 pad[..left].copy_from_slice(&chunk[chunk.len() - left..]);
-                (mask, bad) = block_masks(&pad);
-                let keep = (1u64 << left) - 1;
-                mask &= keep;
-                bad &= keep;
+                mask = block_controls(&pad) & ((1u64 << left) - 1);
                 edge = 1 << (left - 1);
             } else {
                 break;
             }
             mask &= !skip;
             skip = 0;
-            // Bit i: the byte after break i may be its partner (it is a break too, or it is
+            // Bit i: the byte after byte i may be its partner (it is in `mask` too, or it is
             // in the next block or past the chunk).
             let check = (mask >> 1) | edge;
             while mask != 0 {
-                let bit = mask & mask.wrapping_neg();
+                let i = mask.trailing_zeros();
                 // SAFETY: a bit of `mask` is a byte of the block that lies in the chunk (the
                 // padding's bits are dropped), so `pos < end`.
-                let pos = unsafe { block.add(mask.trailing_zeros() as usize) };
+                let pos = unsafe { block.add(i as usize) };
                 mask &= mask - 1;
-                // The line's bytes in this block are the bits below `bit` still in `bad`
-                // (those of earlier lines are cleared), in earlier blocks `pend`.
-                let low = bit - 1;
-                let plain = (bad & low) | pend == 0;
-                bad &= !low;
-                pend = 0;
+                // SAFETY: `pos < end`.
+                let term = unsafe { *pos };
+                if term != b'\n' && term != b'\r' {
+                    // Not a break: a tab (plain) or a byte that is not plain, in the line.
+                    dirty |= term != b'\t';
+                    continue;
+                }
+                let plain = !dirty;
+                dirty = false;
                 line_no += 1;
                 debug_assert!(from <= pos);
                 let n = pos as usize - from as usize;
@@ -159,18 +162,16 @@ impl LineSplitter {
                 // `from` or later.
                 let body = unsafe { std::slice::from_raw_parts(from, n) };
                 from = pos.wrapping_add(1);
-                if bit & check != 0 {
-                    // SAFETY: `pos < end`.
-                    let term = unsafe { *pos };
+                if check >> i & 1 != 0 {
                     if from < end {
                         // SAFETY: `from < end`.
                         let b = unsafe { *from };
                         // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
                         if b != term && (b == b'\r' || b == b'\n') {
                             from = from.wrapping_add(1);
-                            // In this block, or (`bit` is its last) the next one's first.
-                            mask &= !(bit << 1);
-                            skip = bit >> 63;
+                            // In this block, or (`i` is its last byte) the next one's first.
+                            mask &= !(2u64 << i);
+                            skip = u64::from(i == 63);
                         }
                     } else {
                         self.after = Some(term);
@@ -183,8 +184,6 @@ impl LineSplitter {
                     limit = MAX_LINE + 1;
                 }
             }
-            // What is left of `bad` belongs to the line in progress.
-            pend |= bad;
             block = block.wrapping_add(64);
         }
         self.line_no = line_no;
@@ -301,103 +300,56 @@ fn has_avx2() -> bool {
     }
 }
 
-/// [`masks`] of a full 64-byte block with AVX2: two 32-byte steps instead of four 16-byte
-/// ones, and a byte is not plain when `byte + 1`, as a signed byte, is below `0x21` (that
-/// folds DEL, the controls and the non-ASCII bytes into one compare). That compare also
-/// takes in the breaks, dropped with the break mask, and the tabs, which are rare: they are
-/// looked for only when a block has such a byte left ([`drop_tabs`]).
+/// [`controls`] of a 64-byte block with AVX2: two 32-byte steps, and a byte is a control
+/// byte, DEL or not ASCII when `byte + 1`, as a signed byte, is below `0x21` (one compare).
 ///
 /// # Safety
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn masks_avx2(block: &[u8; 64]) -> (u64, u64) {
+unsafe fn controls_avx2(block: &[u8; 64]) -> u64 {
     use std::arch::x86_64::*;
-    // `\n` and `\r` at their low nibbles (0xa, 0xd), 0x80 elsewhere: a byte below 0x80 equals
-    // its nibble's entry only if it is a break, and the shuffle gives 0 for the bytes from
-    // 0x80 (none of which is 0).
-    let mut table = [0x80u8; 16];
-    table[usize::from(b'\n')] = b'\n';
-    table[usize::from(b'\r')] = b'\r';
-    // SAFETY (of the load): `table` holds 16 bytes; the load is unaligned.
-    let breaks = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr() as *const __m128i));
     let one = _mm256_set1_epi8(1);
     let lim = _mm256_set1_epi8(0x21);
-    let (mut m, mut low) = (0u64, 0u64);
+    let mut m = 0u64;
     for k in 0..2 {
         // SAFETY (of the load): `block[32k..32k + 32]` exists; the load is unaligned.
         let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
-        let brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, v), v);
         // 0x7f + 1 and 0x80..=0xff + 1 wrap to negative or zero; 0x00..=0x1f + 1 are <= 0x20.
-        let l = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
-        m |= u64::from(_mm256_movemask_epi8(brk) as u32) << (32 * k);
-        low |= u64::from(_mm256_movemask_epi8(l) as u32) << (32 * k);
+        let c = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
+        m |= u64::from(_mm256_movemask_epi8(c) as u32) << (32 * k);
     }
-    // The breaks are below 0x20 too: what is left of `low` are the bytes not plain, and tabs.
-    let bad = low & !m;
-    if bad == 0 {
-        return (m, 0);
-    }
-    (m, drop_tabs(block, bad))
+    m
 }
 
-/// `bad` without the bits of the tabs in `block` (bit i stands for `block[i]`): for
-/// [`masks_avx2`], whose compare takes them in, on the few blocks with such a byte.
-#[cfg(target_arch = "x86_64")]
-#[cold]
-#[inline(never)]
-fn drop_tabs(block: &[u8; 64], bad: u64) -> u64 {
-    let mut rest = bad;
-    let mut out = bad;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        if block[i] == b'\t' {
-            out &= !(1 << i);
-        }
-    }
-    out
-}
-
-/// For `block` (at most 64 bytes): bit i of the first mask set where `block[i]` is `\n` or
-/// `\r`, of the second where it is not plain text (a control byte other than tab and the
-/// breaks, DEL, or not ASCII).
+/// For a 64-byte block: bit i set where `block[i]` is a control byte (below 0x20: the breaks,
+/// tab and those that are not plain), DEL or not ASCII, that is every byte but 0x20..=0x7e.
 #[inline]
-fn masks(block: &[u8]) -> (u64, u64) {
+fn controls(block: &[u8; 64]) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if block.len() == 64 {
+    {
         use std::arch::x86_64::*;
         // SAFETY: SSE2 is part of the x86_64 baseline, and the four unaligned 16-byte loads
         // read `block[0..64]`, which exists.
         unsafe {
-            let nl = _mm_set1_epi8(b'\n' as i8);
-            let cr = _mm_set1_epi8(b'\r' as i8);
-            let (mut m, mut bad) = (0u64, 0u64);
+            let one = _mm_set1_epi8(1);
+            let lim = _mm_set1_epi8(0x21);
+            let mut m = 0u64;
             for k in 0..4 {
                 let v = _mm_loadu_si128(block.as_ptr().add(16 * k) as *const __m128i);
-                let brk = _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr));
-                // Signed: bytes >= 0x80 are negative, so `< 0x20` catches them too.
-                let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-                let ok_low = _mm_or_si128(brk, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x09)));
-                let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
-                let b = _mm_or_si128(_mm_andnot_si128(ok_low, low), del);
-                m |= u64::from(_mm_movemask_epi8(brk) as u16) << (16 * k);
-                bad |= u64::from(_mm_movemask_epi8(b) as u16) << (16 * k);
+                // As in `controls_avx2`: `byte + 1`, signed, below 0x21.
+                let c = _mm_cmplt_epi8(_mm_add_epi8(v, one), lim);
+                m |= u64::from(_mm_movemask_epi8(c) as u16) << (16 * k);
             }
-            return (m, bad);
+            m
         }
     }
-    block
-        .iter()
-        .enumerate()
-        .fold((0u64, 0u64), |(m, bad), (i, &b)| {
-            let brk = b == b'\n' || b == b'\r';
-            let plain = (0x20..0x7f).contains(&b) || b == b'\t';
-            (
-                m | (u64::from(brk) << i),
-                bad | (u64::from(!brk && !plain) << i),
-            )
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        block.iter().enumerate().fold(0u64, |m, (i, &b)| {
+            m | (u64::from(!(0x20..0x7f).contains(&b)) << i)
         })
+    }
 }
 
 /// Whether a line is plain printable text that needs no cleaning: only bytes 0x09 and
@@ -569,6 +521,106 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
 mod tests {
     use super::*;
     use proptest::strategy::Strategy;
+
+    /// [`masks`] of a full 64-byte block with AVX2 (the splitter's block scan before it looked
+    /// at the control bytes only, see [`controls_avx2`]): two 32-byte steps instead of four
+    /// 16-byte ones, and a byte is not plain when `byte + 1`, as a signed byte, is below `0x21` (that
+    /// folds DEL, the controls and the non-ASCII bytes into one compare). That compare also
+    /// takes in the breaks, dropped with the break mask, and the tabs, which are rare: they are
+    /// looked for only when a block has such a byte left ([`drop_tabs`]).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn masks_avx2(block: &[u8; 64]) -> (u64, u64) {
+        use std::arch::x86_64::*;
+        // `\n` and `\r` at their low nibbles (0xa, 0xd), 0x80 elsewhere: a byte below 0x80 equals
+        // its nibble's entry only if it is a break, and the shuffle gives 0 for the bytes from
+        // 0x80 (none of which is 0).
+        let mut table = [0x80u8; 16];
+        table[usize::from(b'\n')] = b'\n';
+        table[usize::from(b'\r')] = b'\r';
+        // SAFETY (of the load): `table` holds 16 bytes; the load is unaligned.
+        let breaks = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr() as *const __m128i));
+        let one = _mm256_set1_epi8(1);
+        let lim = _mm256_set1_epi8(0x21);
+        let (mut m, mut low) = (0u64, 0u64);
+        for k in 0..2 {
+            // SAFETY (of the load): `block[32k..32k + 32]` exists; the load is unaligned.
+            let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
+            let brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, v), v);
+            // 0x7f + 1 and 0x80..=0xff + 1 wrap to negative or zero; 0x00..=0x1f + 1 are <= 0x20.
+            let l = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
+            m |= u64::from(_mm256_movemask_epi8(brk) as u32) << (32 * k);
+            low |= u64::from(_mm256_movemask_epi8(l) as u32) << (32 * k);
+        }
+        // The breaks are below 0x20 too: what is left of `low` are the bytes not plain, and tabs.
+        let bad = low & !m;
+        if bad == 0 {
+            return (m, 0);
+        }
+        (m, drop_tabs(block, bad))
+    }
+
+    /// `bad` without the bits of the tabs in `block` (bit i stands for `block[i]`): for
+    /// [`masks_avx2`], whose compare takes them in, on the few blocks with such a byte.
+    #[cfg(target_arch = "x86_64")]
+    #[cold]
+    #[inline(never)]
+    fn drop_tabs(block: &[u8; 64], bad: u64) -> u64 {
+        let mut rest = bad;
+        let mut out = bad;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if block[i] == b'\t' {
+                out &= !(1 << i);
+            }
+        }
+        out
+    }
+
+    /// For `block` (at most 64 bytes): bit i of the first mask set where `block[i]` is `\n` or
+    /// `\r`, of the second where it is not plain text (a control byte other than tab and the
+    /// breaks, DEL, or not ASCII).
+    #[inline]
+    fn masks(block: &[u8]) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if block.len() == 64 {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is part of the x86_64 baseline, and the four unaligned 16-byte loads
+            // read `block[0..64]`, which exists.
+            unsafe {
+                let nl = _mm_set1_epi8(b'\n' as i8);
+                let cr = _mm_set1_epi8(b'\r' as i8);
+                let (mut m, mut bad) = (0u64, 0u64);
+                for k in 0..4 {
+                    let v = _mm_loadu_si128(block.as_ptr().add(16 * k) as *const __m128i);
+                    let brk = _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr));
+                    // Signed: bytes >= 0x80 are negative, so `< 0x20` catches them too.
+                    let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+                    let ok_low = _mm_or_si128(brk, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x09)));
+                    let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
+                    let b = _mm_or_si128(_mm_andnot_si128(ok_low, low), del);
+                    m |= u64::from(_mm_movemask_epi8(brk) as u16) << (16 * k);
+                    bad |= u64::from(_mm_movemask_epi8(b) as u16) << (16 * k);
+                }
+                return (m, bad);
+            }
+        }
+        block
+            .iter()
+            .enumerate()
+            .fold((0u64, 0u64), |(m, bad), (i, &b)| {
+                let brk = b == b'\n' || b == b'\r';
+                let plain = (0x20..0x7f).contains(&b) || b == b'\t';
+                (
+                    m | (u64::from(brk) << i),
+                    bad | (u64::from(!brk && !plain) << i),
+                )
+            })
+    }
 
     /// The positions of `\n` and `\r` in a buffer, in order. One pass over the whole chunk, 64
     /// bytes per step, instead of a search call per line (which costs more than the line's bytes
@@ -748,6 +800,26 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The splitter's block scans (AVX2 where the CPU has it, SSE2, and the byte fold of
+        /// other targets) flag exactly the bytes outside 0x20..=0x7e.
+        #[test]
+        fn controls_are_the_byte_rule(block in proptest::collection::vec(
+            proptest::prop_oneof![0u8..=255, proptest::sample::select(vec![0x00u8, 0x09, 0x0a, 0x0d, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff])],
+            64,
+        )) {
+            let b: &[u8; 64] = block.as_slice().try_into().unwrap();
+            let want = block
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, &c)| m | u64::from(!(0x20..=0x7e).contains(&c)) << i);
+            proptest::prop_assert_eq!(controls(b), want);
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: the CPU has AVX2.
+                proptest::prop_assert_eq!(unsafe { controls_avx2(b) }, want);
+            }
+        }
+
         /// The AVX2 block scan gives the portable scan's masks (where the CPU has AVX2).
         #[test]
         fn avx2_masks_are_the_byte_rule(block in proptest::collection::vec(
@@ -867,7 +939,7 @@ mod tests {
             let want = run(|s, c, out| feed_ref(s, c, &mut |n, b, f| out(n, b, f)));
             let fast = run(|s, c, out| s.feed(c, &mut |n, b, f| out(n, b, f)));
             let portable = run(|s, c, out| {
-                s.feed_with(c, &mut |n, b, f| out(n, b, f), |b: &[u8; 64]| masks(b))
+                s.feed_with(c, &mut |n, b, f| out(n, b, f), controls)
             });
             proptest::prop_assert!(fast == want);
             proptest::prop_assert!(portable == want);
