@@ -96,8 +96,8 @@ impl LineSplitter {
         } else {
             0
         };
-        // The line in progress has a byte that is not plain before the byte looked at.
-        let mut dirty = false;
+        // The line in progress has no byte that is not plain before the byte looked at.
+        let mut plain = true;
         // The loop walks pointers, not offsets: fewer values to keep across `out`'s call.
         let range = chunk.as_ptr_range();
         let end = range.end;
@@ -146,11 +146,9 @@ impl LineSplitter {
                 let term = unsafe { *pos };
                 if term != b'\n' && term != b'\r' {
                     // Not a break: a tab (plain) or a byte that is not plain, in the line.
-                    dirty |= term != b'\t';
+                    plain &= term == b'\t';
                     continue;
                 }
-                let plain = !dirty;
-                dirty = false;
                 line_no += 1;
                 debug_assert!(from <= pos);
                 let n = pos as usize - from as usize;
@@ -183,6 +181,7 @@ impl LineSplitter {
                     line_no = self.line_long(line_no, body, plain, limit == 0, out);
                     limit = MAX_LINE + 1;
                 }
+                plain = true;
             }
             block = block.wrapping_add(64);
         }
