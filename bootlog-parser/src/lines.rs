@@ -144,10 +144,13 @@ impl LineSplitter {
                 mask &= mask - 1;
                 // SAFETY: `pos < end`.
                 let term = unsafe { *pos };
-                if term != b'\n' && term != b'\r' {
+                match term {
+                    b'\n' | b'\r' => {}
                     // Not a break: a tab (plain) or a byte that is not plain, in the line.
-                    plain &= term == b'\t';
-                    continue;
+                    _ => {
+                        plain &= term == b'\t';
+                        continue;
+                    }
                 }
                 line_no += 1;
                 debug_assert!(from <= pos);
