@@ -119,21 +119,24 @@ macro_rules! key_list {
 /// [`field_room!`] from the very list [`field_put!`] then writes, so the two cannot differ.
 /// Kinds: `lit(bytes)`, `padded(&(word, len))` (a [`Padded`] literal), `str(&str)`,
 /// `u64(v)`, `key_u64(key, v)`, `key_i64(key, v)`, `key_f64(key, v)`, and `opt_u64`,
-/// `opt_f64`, `opt_str` (a key and an optional value, nothing when absent).
+/// `opt_f64`, `opt_str` (a key and an optional value, nothing when absent). A string is
+/// counted without escapes ([`str_room`]); one that has some makes their room itself, for
+/// which it is told the room the fields after it take.
 macro_rules! fields {
     ($w:expr; $($kind:ident($($arg:expr),*)),* $(,)?) => {{
         let w: &mut W = $w;
         let need = 0usize $(.saturating_add(field_room!($kind($($arg),*))))*;
         w.room(need);
         #[cfg(test)]
-        let start = w.len();
+        let (start, escaped) = (w.len(), w.escaped);
         // SAFETY: `need` bytes of room were just made, and it counts each field below at
-        // its most (`field_room!` on the same arguments); nothing else writes in between.
+        // its most (`field_room!` on the same arguments) but for a string's escapes, which
+        // make their own room; nothing else writes in between.
         unsafe {
-            $(field_put!(w, $kind($($arg),*));)*
+            fields_put!(w; $($kind($($arg),*)),*);
         }
         #[cfg(test)]
-        assert!(w.len() - start <= need);
+        assert!(w.len() - start <= need + (w.escaped - escaped) && w.p <= w.end);
     }};
 }
 
@@ -171,48 +174,59 @@ macro_rules! field_room {
     };
 }
 
-/// Writes one [`fields!`] field (room made by the caller).
+/// Writes the fields of a [`fields!`] run one by one, each told the room the fields after it
+/// take (an expression only a string's escapes evaluate).
+macro_rules! fields_put {
+    ($w:ident; ) => {};
+    ($w:ident; $kind:ident($($arg:expr),*) $(, $rk:ident($($ra:expr),*))*) => {
+        field_put!($w, 0usize $(.saturating_add(field_room!($rk($($ra),*))))*, $kind($($arg),*));
+        fields_put!($w; $($rk($($ra),*)),*);
+    };
+}
+
+/// Writes one [`fields!`] field (room made by the caller), given the room of the fields after
+/// it in the run.
 macro_rules! field_put {
-    ($w:ident, lit($s:expr)) => {
+    ($w:ident, $rest:expr, lit($s:expr)) => {
         $w.put($s)
     };
-    ($w:ident, padded($s:expr)) => {
+    ($w:ident, $rest:expr, padded($s:expr)) => {
         $w.put_padded($s)
     };
-    ($w:ident, str($s:expr)) => {
-        $w.put_str($s)
+    ($w:ident, $rest:expr, str($s:expr)) => {
+        $w.put_str($s, || $rest)
     };
-    ($w:ident, u64($v:expr)) => {
+    ($w:ident, $rest:expr, u64($v:expr)) => {
         $w.put_u64($v)
     };
-    ($w:ident, key_u64($k:expr, $v:expr)) => {{
+    ($w:ident, $rest:expr, key_u64($k:expr, $v:expr)) => {{
         $w.put($k);
         $w.put_u64($v);
     }};
-    ($w:ident, key_i64($k:expr, $v:expr)) => {{
+    ($w:ident, $rest:expr, key_i64($k:expr, $v:expr)) => {{
         $w.put($k);
         $w.put_i64($v);
     }};
-    ($w:ident, key_f64($k:expr, $v:expr)) => {{
+    ($w:ident, $rest:expr, key_f64($k:expr, $v:expr)) => {{
         $w.put($k);
         $w.put_f64($v);
     }};
-    ($w:ident, opt_u64($k:expr, $v:expr)) => {
+    ($w:ident, $rest:expr, opt_u64($k:expr, $v:expr)) => {
         if let Some(v) = $v {
             $w.put($k);
             $w.put_u64(v);
         }
     };
-    ($w:ident, opt_f64($k:expr, $v:expr)) => {
+    ($w:ident, $rest:expr, opt_f64($k:expr, $v:expr)) => {
         if let Some(v) = $v {
             $w.put($k);
             $w.put_f64(v);
         }
     };
-    ($w:ident, opt_str($k:expr, $v:expr)) => {
+    ($w:ident, $rest:expr, opt_str($k:expr, $v:expr)) => {
         if let Some(v) = $v {
             $w.put($k);
-            $w.put_str(v);
+            $w.put_str(v, || $rest);
         }
     };
 }
@@ -268,10 +282,13 @@ const fn clock_key(c: Clock) -> &'static Padded {
     }
 }
 
-/// The most a JSON string of `s` takes: its quotes and six bytes (`\u00XX`) per byte.
+/// Room a JSON string of `s` is given in a [`fields!`] run: its bytes and quotes, as most
+/// strings need no escape (one add, no overflow-checked multiply, per string). A string
+/// that needs escapes makes the room for them itself (see [`put_escaped_growing`]).
 #[inline(always)]
 fn str_room(s: &str) -> usize {
-    s.len().saturating_mul(6).saturating_add(2)
+    // A `str` holds at most `isize::MAX` bytes: no overflow.
+    s.len() + 2
 }
 
 /// A write cursor into a vector's spare capacity. Invariant: `out`'s buffer runs from
@@ -283,6 +300,9 @@ struct W<'a> {
     out: &'a mut Vec<u8>,
     p: *mut u8,
     end: *mut u8,
+    /// Bytes escaped strings wrote beyond their [`str_room`] (what [`fields!`] checks).
+    #[cfg(test)]
+    escaped: usize,
 }
 
 impl<'a> W<'a> {
@@ -290,7 +310,13 @@ impl<'a> W<'a> {
     #[inline(always)]
     fn new(out: &'a mut Vec<u8>) -> Self {
         let (p, end) = bounds(out);
-        W { out, p, end }
+        W {
+            out,
+            p,
+            end,
+            #[cfg(test)]
+            escaped: 0,
+        }
     }
 
     /// Hands the bytes written to the vector (sets its length).
@@ -389,12 +415,19 @@ impl<'a> W<'a> {
     /// `\b`, `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (DEL, non-ASCII) as is.
     ///
     /// # Safety
-    /// Room for [`str_room`] bytes.
+    /// Room for [`str_room`] bytes and `rest()` more; a string with escapes makes the room
+    /// they take itself, keeping `rest()` bytes of room after it.
     #[inline(always)]
-    unsafe fn put_str(&mut self, s: &str) {
+    unsafe fn put_str(&mut self, s: &str, rest: impl FnOnce() -> usize) {
         let b = s.as_bytes();
         if !self.put_plain(b) {
-            self.p = put_escaped(self.p, b);
+            #[cfg(test)]
+            let at = self.len();
+            (self.p, self.end) = put_escaped_growing(self.out, self.p, self.end, b, rest());
+            #[cfg(test)]
+            {
+                self.escaped += self.len() - at - str_room(s);
+            }
         }
     }
 
@@ -842,10 +875,38 @@ unsafe fn put_f64_slow(p: *mut u8, v: f64) -> *mut u8 {
     p.add(n)
 }
 
-/// A JSON string that needs escapes (the rare slow path of [`W::put_str`]).
+/// A JSON string that needs escapes (the rare slow path of [`W::put_str`]) at the cursor
+/// `p` of `out` whose capacity ends at `end`: makes room for its longest escaped form and
+/// the `rest` bytes the fields after it in its run take, writes it, and answers the new
+/// cursor and end.
 ///
 /// # Safety
-/// `p` valid for [`str_room`] (6 per byte and the quotes) bytes of writes.
+/// `p` and `end` are a cursor on `out` with [`W`]'s invariant.
+#[cold]
+#[inline(never)]
+unsafe fn put_escaped_growing(
+    out: &mut Vec<u8>,
+    mut p: *mut u8,
+    mut end: *mut u8,
+    b: &[u8],
+    rest: usize,
+) -> (*mut u8, *mut u8) {
+    let want = b
+        .len()
+        .saturating_mul(6)
+        .saturating_add(2)
+        .saturating_add(rest);
+    if (end as usize - p as usize) < want {
+        (p, end) = grow(out, p, want);
+    }
+    // SAFETY: `end - p >= 6 * len + 2`, the most `put_escaped` writes.
+    (put_escaped(p, b), end)
+}
+
+/// Writes `b` as a JSON string with escapes (see [`put_escaped_growing`]).
+///
+/// # Safety
+/// `p` valid for six bytes a byte of `b` and the quotes (its longest escaped form).
 #[cold]
 #[inline(never)]
 unsafe fn put_escaped(mut p: *mut u8, b: &[u8]) -> *mut u8 {
@@ -1268,6 +1329,16 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&mine), serde, "{s:?}");
             let keyed = through_w(pre, cap, |w| fields!(w; lit(key!("k")), str(s)));
             assert_eq!(String::from_utf8_lossy(&keyed), format!(",\"k\":{serde}"));
+            // Fields after it keep their room when the string's escapes make theirs.
+            let tailed = through_w(
+                pre,
+                cap,
+                |w| fields!(w; str(s), str(s), key_u64(key!("n"), u64::MAX), lit(b"}")),
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&tailed),
+                format!("{serde}{serde},\"n\":{}}}", u64::MAX)
+            );
         }
     }
 
