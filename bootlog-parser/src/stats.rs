@@ -33,7 +33,16 @@ impl Summary {
 
     /// [`Summary::of`] on values the caller no longer needs: filtered and sorted in place.
     fn of_vec(mut v: Vec<f64>) -> Option<Summary> {
-        // Mostly all finite: one pass to check, none to copy.
+        // Mostly all finite and not negative (durations, counts): one pass over the bits
+        // (below infinity's with the sign clear) tells both, none to copy.
+        const INFINITY_BITS: u64 = 0x7ff0_0000_0000_0000;
+        if v.iter().all(|x| x.to_bits() < INFINITY_BITS) {
+            if v.is_empty() {
+                return None;
+            }
+            sort_keys(&mut v, false);
+            return Some(Self::of_sorted(&v));
+        }
         if !v.iter().all(|x| x.is_finite()) {
             v.retain(|x| x.is_finite());
         }
@@ -117,8 +126,6 @@ pub struct Collector {
     bootstage: Series,
     sbl: Series,
     initcalls: Series,
-    /// Reused buffer for the `run:name` keys of SBL points.
-    key: String,
 }
 
 /// FxHash (rustc's hasher): a multiply and a rotate per word. Series names come from the
@@ -186,6 +193,8 @@ struct Series {
     next: Vec<[usize; 2]>,
     /// The slot of the value pushed last (0 at a boot's start).
     last: usize,
+    /// Reused buffer for the `run:name` keys of SBL points.
+    key: String,
 }
 
 impl Default for Series {
@@ -196,6 +205,7 @@ impl Default for Series {
             values: Vec::new(),
             next: vec![[usize::MAX; 2]],
             last: 0,
+            key: String::new(),
         }
     }
 }
@@ -207,23 +217,40 @@ impl Series {
         self.last = 0;
     }
 
-    /// The series expected next, when `is` accepts its name.
+    /// The series expected next when `is` accepts its name (the likelier guess), else
+    /// `None`.
     #[inline(always)]
-    fn guess(&self, is: impl Fn(&[u8]) -> bool) -> Option<usize> {
-        let [a, b] = self.next[self.last];
+    fn first_guess(&self, is: impl Fn(&[u8]) -> bool) -> Option<usize> {
+        let a = self.next[self.last][0];
         match self.names.get(a) {
             Some(n) if is(n.as_bytes()) => Some(a),
-            _ => match self.names.get(b) {
-                Some(n) if is(n.as_bytes()) => Some(b),
-                _ => None,
-            },
+            _ => None,
         }
     }
 
-    /// Appends `v` to series `i` (a number [`Series::guess`] or [`Series::find`] gave), and
-    /// learns `i` as the likeliest to follow the series before.
+    /// Appends `v` to series `i`, which follows the series before as guessed first (nothing
+    /// to learn).
     #[inline(always)]
-    fn append(&mut self, i: usize, v: f64) {
+    fn append_guessed(&mut self, i: usize, v: f64) {
+        self.values[i].push(v);
+        self.last = i + 1;
+    }
+
+    /// Appends `v` to the series the first guess missed: the second guess when `is` accepts
+    /// its name, else the series `find` gives (found or created by name); and learns it as
+    /// the likeliest to follow the series before.
+    #[inline(never)]
+    fn append_missed(
+        &mut self,
+        is: impl Fn(&[u8]) -> bool,
+        find: impl FnOnce(&mut Self) -> usize,
+        v: f64,
+    ) {
+        let b = self.next[self.last][1];
+        let i = match self.names.get(b) {
+            Some(n) if is(n.as_bytes()) => b,
+            _ => find(self),
+        };
         let s = &mut self.next[self.last];
         if s[0] != i {
             *s = [i, s[0]];
@@ -232,32 +259,39 @@ impl Series {
         self.last = i + 1;
     }
 
-    /// Appends to a series, allocating the name only the first time it is seen. The guess
-    /// and the append are in line in the callers' loops; the lookup is not.
+    /// Appends to a series, allocating the name only the first time it is seen. The first
+    /// guess and its append are in line in the callers' loops; the rest is not.
     #[inline(always)]
     fn push(&mut self, name: &str, v: f64) {
-        let i = match self.guess(|n| same_bytes(n, name.as_bytes())) {
-            Some(i) => i,
-            None => self.find(name),
-        };
-        self.append(i, v);
+        let is = |n: &[u8]| same_bytes(n, name.as_bytes());
+        match self.first_guess(is) {
+            Some(i) => self.append_guessed(i, v),
+            None => self.append_missed(is, |s| s.find(name), v),
+        }
     }
 
-    /// Appends to the series `run:name` (an SBL step), building that key only when the guess
-    /// misses.
+    /// Appends to the series `run:name` (an SBL step), building that key only when the
+    /// guesses miss.
     #[inline(always)]
-    fn push_run(&mut self, key: &mut String, run: u64, name: &str, v: f64) {
-        let i = match self.guess(|n| is_run_key(n, run, name.as_bytes())) {
-            Some(i) => i,
-            None => {
-                key.clear();
-                crate::ascii::push_decimal(key, run);
-                key.push(':');
-                key.push_str(name);
-                self.find(key)
-            }
-        };
-        self.append(i, v);
+    fn push_run(&mut self, run: u64, name: &str, v: f64) {
+        let is = |n: &[u8]| is_run_key(n, run, name.as_bytes());
+        match self.first_guess(is) {
+            Some(i) => self.append_guessed(i, v),
+            None => self.append_missed(
+                is,
+                |s| {
+                    let mut key = std::mem::take(&mut s.key);
+                    key.clear();
+                    crate::ascii::push_decimal(&mut key, run);
+                    key.push(':');
+                    key.push_str(name);
+                    let i = s.find(&key);
+                    s.key = key;
+                    i
+                },
+                v,
+            ),
+        }
     }
 
     /// The series of `name`, created if new.
@@ -286,6 +320,15 @@ impl Series {
             .filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s)))
             .collect()
     }
+
+    /// [`Series::summaries`], the names and values moved into them, not copied.
+    fn into_summaries(self) -> BTreeMap<String, Summary> {
+        self.names
+            .into_iter()
+            .zip(self.values)
+            .filter_map(|(k, v)| Summary::of_vec(v).map(|s| (k, s)))
+            .collect()
+    }
 }
 
 /// Whether `n` is the SBL series key `run:name` (`run` in decimal), without building it: for
@@ -301,7 +344,8 @@ fn is_run_key(n: &[u8], run: u64, name: &[u8]) -> bool {
 }
 
 /// `a == b`, with short slices (names of initcalls and SBL steps) compared as one or two
-/// words in line instead of through a `memcmp` call.
+/// words in line instead of through a `memcmp` call; 8 to 16 bytes, the commonest, tested
+/// first with one compare.
 #[inline]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
@@ -310,10 +354,12 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
     let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
     let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
+    if n.wrapping_sub(8) <= 8 {
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
     match n {
         0..=3 => a == b,
         4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
         17..=32 => {
             word(a, 0) == word(b, 0)
                 && word(a, 8) == word(b, 8)
@@ -349,16 +395,15 @@ impl Collector {
         for r in &b.bootstage {
             self.bootstage.push(&r.name, r.mark_us as f64);
         }
-        let key = &mut self.key;
         self.sbl.start();
         for p in &b.sbl_profile {
             let v = p.duration_us.or(p.timestamp_us);
             if let Some(v) = v {
-                self.sbl.push_run(key, u64::from(p.run), &p.name, v as f64);
+                self.sbl.push_run(u64::from(p.run), &p.name, v as f64);
             }
         }
         for (i, t) in b.sbl_total_us.iter().enumerate() {
-            self.sbl.push_run(key, i as u64, "total", *t as f64);
+            self.sbl.push_run(i as u64, "total", *t as f64);
         }
         self.initcalls.start();
         for c in &b.initcalls {
@@ -379,6 +424,21 @@ impl Collector {
             initcall_us: self.initcalls.summaries(),
         }
     }
+
+    /// [`Collector::stats`] when the collector is done with: the series' names and values
+    /// are moved into the summaries instead of copied.
+    pub fn into_stats(self) -> BootStats {
+        BootStats {
+            boots: self.boots,
+            complete: self.complete,
+            stages: per_stage(&self.stages),
+            console_bytes: per_stage(&self.console),
+            total_s: Summary::of_vec(self.total),
+            bootstage_mark_us: self.bootstage.into_summaries(),
+            sbl_us: self.sbl.into_summaries(),
+            initcall_us: self.initcalls.into_summaries(),
+        }
+    }
 }
 
 /// `v.sort_by(f64::total_cmp)`, cheaper: the values sorted in place as integers with the same
@@ -387,12 +447,18 @@ impl Collector {
 /// are none). Unstable is the same order here: values equal under `total_cmp` are the same
 /// bits.
 fn sort_total(v: &mut [f64]) {
+    let negative = v.iter().any(|x| x.is_sign_negative());
+    sort_keys(v, negative);
+}
+
+/// [`sort_total`] told whether a value has the sign bit set (`negative`): when not, the
+/// values are sorted as their bits are, with no key mapping.
+fn sort_keys(v: &mut [f64], negative: bool) {
     let key = |bits: i64| bits ^ (((bits >> 63) as u64) >> 1) as i64;
     // SAFETY: f64 and i64 have the same size and alignment and every bit pattern is a valid
     // value of both, so the slice may be viewed as integers; `v` is not used while `keys`
     // lives.
     let keys = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<i64>(), v.len()) };
-    let negative = keys.iter().any(|&k| k < 0);
     if negative {
         keys.iter_mut().for_each(|k| *k = key(*k));
     }
@@ -643,6 +709,14 @@ mod tests {
         #[test]
         fn series_are_the_old_ones(boots in boots()) {
             let s = summarize(&boots);
+            // The consuming finish gives the same figures, bit for bit (serde_json prints
+            // every f64 in its shortest round-trip form).
+            let mut c = Collector::new();
+            boots.iter().for_each(|b| c.add(b));
+            proptest::prop_assert_eq!(
+                serde_json::to_string(&c.into_stats()).unwrap(),
+                serde_json::to_string(&s).unwrap()
+            );
             let [bootstage, sbl, initcalls] = old_series(&boots);
             proptest::prop_assert_eq!(s.bootstage_mark_us, bootstage);
             proptest::prop_assert_eq!(s.sbl_us, sbl);

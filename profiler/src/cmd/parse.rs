@@ -240,7 +240,7 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
     parsed?;
     obj.clear();
     obj.extend_from_slice(b"],\"stats\":");
-    bootlog_parser::json::write_stats(&mut obj, &stats.stats());
+    bootlog_parser::json::write_stats(&mut obj, &stats.into_stats());
     obj.extend_from_slice(b"}\n");
     out.write_all(&obj)?;
     Ok(())
