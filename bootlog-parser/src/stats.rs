@@ -117,11 +117,11 @@ pub struct BootStats {
 pub struct Collector {
     boots: usize,
     complete: usize,
-    /// Every stage duration, in arrival order: one growing buffer for all stages (a vector per
-    /// stage cost a chain of reallocations each), split by stage only when summarised.
-    stages: Vec<(StageId, f64)>,
-    /// Every stage's console bytes, likewise.
-    console: Vec<(StageId, f64)>,
+    /// Stage durations by `StageId as usize`, in arrival order: filed as they come, so
+    /// summarising moves each stage's vector instead of splitting one shared list.
+    stages: [Vec<f64>; StageId::ALL.len()],
+    /// Stages' console bytes, likewise.
+    console: [Vec<f64>; StageId::ALL.len()],
     total: Vec<f64>,
     bootstage: Series,
     sbl: Series,
@@ -382,10 +382,10 @@ impl Collector {
         self.complete += b.complete as usize;
         for s in &b.stages {
             if let Some(d) = s.duration_s {
-                self.stages.push((s.id, d));
+                self.stages[s.id as usize].push(d);
             }
             if let Some(c) = s.console_bytes {
-                self.console.push((s.id, c as f64));
+                self.console[s.id as usize].push(c as f64);
             }
         }
         if let Some(t) = total_s(b) {
@@ -416,8 +416,8 @@ impl Collector {
         BootStats {
             boots: self.boots,
             complete: self.complete,
-            stages: per_stage(&self.stages),
-            console_bytes: per_stage(&self.console),
+            stages: per_stage(self.stages.iter().map(|v| v.to_vec())),
+            console_bytes: per_stage(self.console.iter().map(|v| v.to_vec())),
             total_s: Summary::of(&self.total),
             bootstage_mark_us: self.bootstage.summaries(),
             sbl_us: self.sbl.summaries(),
@@ -431,8 +431,8 @@ impl Collector {
         BootStats {
             boots: self.boots,
             complete: self.complete,
-            stages: per_stage(&self.stages),
-            console_bytes: per_stage(&self.console),
+            stages: per_stage(self.stages),
+            console_bytes: per_stage(self.console),
             total_s: Summary::of_vec(self.total),
             bootstage_mark_us: self.bootstage.into_summaries(),
             sbl_us: self.sbl.into_summaries(),
@@ -468,18 +468,8 @@ fn sort_keys(v: &mut [f64], negative: bool) {
     }
 }
 
-/// Summaries per stage, in boot order, of figures kept as `(stage, value)` in arrival order.
-fn per_stage(figures: &[(StageId, f64)]) -> Vec<(StageId, Summary)> {
-    // Counted first, so each stage's vector is allocated once at its size.
-    let mut counts = [0usize; StageId::ALL.len()];
-    for &(id, _) in figures {
-        counts[id as usize] += 1;
-    }
-    let mut by: [Vec<f64>; StageId::ALL.len()] =
-        std::array::from_fn(|i| Vec::with_capacity(counts[i]));
-    for &(id, v) in figures {
-        by[id as usize].push(v);
-    }
+/// Summaries per stage, in boot order, of figures by `StageId as usize`.
+fn per_stage(by: impl IntoIterator<Item = Vec<f64>>) -> Vec<(StageId, Summary)> {
     StageId::ALL
         .iter()
         .zip(by)
@@ -528,6 +518,48 @@ mod tests {
         // `per_stage` files figures by `id as usize`.
         for (i, &id) in StageId::ALL.iter().enumerate() {
             assert_eq!(id as usize, i);
+        }
+    }
+
+    /// Stage figures are summarised by stage, in boot order whatever order they came in, by
+    /// both finishes.
+    #[test]
+    fn stages_are_summarised_by_id_in_boot_order() {
+        use crate::model::{Clock, Stage};
+        let stage = |id, duration_s, console_bytes| Stage {
+            id,
+            start_s: None,
+            end_s: None,
+            duration_s,
+            clock: Clock::Target,
+            line: None,
+            console_bytes,
+        };
+        let mut boots = [Boot::default(), Boot::default()];
+        boots[0].stages = vec![
+            stage(StageId::Kernel, Some(1.5), Some(10)),
+            stage(StageId::Uboot, Some(0.5), Some(20)),
+        ];
+        boots[1].stages = vec![
+            stage(StageId::Uboot, Some(0.25), Some(30)),
+            stage(StageId::Kernel, None, None),
+            stage(StageId::Sbl, None, Some(7)),
+        ];
+        let mut c = Collector::new();
+        boots.iter().for_each(|b| c.add(b));
+        let of = |v: &[f64]| Summary::of(v).unwrap();
+        let stages = vec![
+            (StageId::Uboot, of(&[0.5, 0.25])),
+            (StageId::Kernel, of(&[1.5])),
+        ];
+        let console = vec![
+            (StageId::Sbl, of(&[7.0])),
+            (StageId::Uboot, of(&[20.0, 30.0])),
+            (StageId::Kernel, of(&[10.0])),
+        ];
+        for s in [c.stats(), c.into_stats()] {
+            assert_eq!(s.stages, stages);
+            assert_eq!(s.console_bytes, console);
         }
     }
 
