@@ -113,7 +113,7 @@ pub struct BootStats {
 }
 
 /// Collects figures boot by boot; memory grows with the number of boots only.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Collector {
     boots: usize,
     complete: usize,
@@ -126,6 +126,26 @@ pub struct Collector {
     bootstage: Series,
     sbl: Series,
     initcalls: Series,
+}
+
+/// Room for a boot loop's figures (a stage gets about one a boot) before the first
+/// reallocation, as for a [`Series`]: 1 KiB a vector instead of a chain of growths, each a
+/// `realloc` copy.
+const FIGURES: usize = 128;
+
+impl Default for Collector {
+    fn default() -> Self {
+        Collector {
+            boots: 0,
+            complete: 0,
+            stages: std::array::from_fn(|_| Vec::with_capacity(FIGURES)),
+            console: std::array::from_fn(|_| Vec::with_capacity(FIGURES)),
+            total: Vec::with_capacity(FIGURES),
+            bootstage: Series::default(),
+            sbl: Series::default(),
+            initcalls: Series::default(),
+        }
+    }
 }
 
 /// FxHash (rustc's hasher): a multiply and a rotate per word. Series names come from the
@@ -305,7 +325,7 @@ impl Series {
                 self.names.push(name.to_string());
                 // Room for a boot loop's values (a series gets about one a boot) before the
                 // first reallocation: 1 KiB a series, and each growth costs a `realloc` copy.
-                self.values.push(Vec::with_capacity(128));
+                self.values.push(Vec::with_capacity(FIGURES));
                 self.next.push([usize::MAX; 2]);
                 i
             }
