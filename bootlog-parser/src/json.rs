@@ -442,14 +442,15 @@ impl<'a> W<'a> {
     /// branch.
     #[inline(always)]
     fn list<T>(&mut self, open: &[u8], items: &[T], mut each: impl FnMut(&mut Self, &T)) {
+        debug_assert!(open.ends_with(b"["));
         self.lit(open);
-        let at = self.len();
         for it in items {
             each(self, it);
         }
-        if self.len() > at {
-            // SAFETY: the cursor moved past `at`, so the byte before it was written through
-            // this cursor after the `[` and lies inside the buffer.
+        if !items.is_empty() {
+            // SAFETY: `open` is not empty and was written through this cursor, which has
+            // only moved on since, so the byte before it lies inside the buffer and was
+            // written (the last item's comma).
             unsafe { *self.p.sub(1) = b']' };
         } else {
             self.byte(b']');
