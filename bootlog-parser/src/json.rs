@@ -44,12 +44,6 @@ unsafe fn nearest_micros_in_range(a: f64) -> Option<u64> {
     (k as f64 / 1e6 == a).then_some(k as u64)
 }
 
-/// The bits of 1e-5 and 2^33, the bounds of [`W::micros`]' magnitudes (`f64::to_bits` is not
-/// `const` at the MSRV; a test checks them).
-const MICROS_LOW_BITS: u64 = 0x3ee4_f8b5_88e3_68f1;
-/// See [`MICROS_LOW_BITS`].
-const MICROS_HIGH_BITS: u64 = 0x4200_0000_0000_0000;
-
 /// Appends `b` as one JSON object.
 pub fn write_boot(out: &mut Vec<u8>, b: &Boot) {
     write_boot_object(out, b, b"}");
@@ -544,17 +538,14 @@ impl<'a> W<'a> {
     /// Room for [`F64_ROOM`] bytes.
     #[inline(always)]
     unsafe fn micros(&mut self, v: f64) -> bool {
-        // 1e-5 <= |v| < 2^33 as one integer compare: non-negative doubles (the sign bit
-        // cleared) order as their bits do, and NaN's bits lie above infinity's.
-        const LOW: u64 = MICROS_LOW_BITS;
-        const HIGH: u64 = MICROS_HIGH_BITS;
+        // 1e-5 <= |v| < 2^33 as two float compares, both false for NaN.
         let bits = v.to_bits();
-        let a_bits = bits & !(1 << 63);
-        if a_bits.wrapping_sub(LOW) >= HIGH - LOW {
+        let a = v.abs();
+        if !(1e-5..8_589_934_592.0).contains(&a) {
             return false;
         }
         // SAFETY: 1e-5 <= |v| < 2^33, by the check above.
-        let Some(k) = nearest_micros_in_range(f64::from_bits(a_bits)) else {
+        let Some(k) = nearest_micros_in_range(a) else {
             return false;
         };
         // The sign: a '-' the cursor moves past only for a negative value.
@@ -1282,10 +1273,29 @@ mod tests {
         assert!(micros_agrees(12.0) && micros_agrees(0.000_123) && micros_agrees(93.629));
     }
 
+    /// [`W::micros`] takes magnitudes from 1e-5 up to below 2^33 and declines the rest.
     #[test]
-    fn micros_bounds_are_their_doubles() {
-        assert_eq!(MICROS_LOW_BITS, 1e-5f64.to_bits());
-        assert_eq!(MICROS_HIGH_BITS, 8_589_934_592f64.to_bits());
+    fn micros_bounds() {
+        for v in [1e-5, -1e-5, 8_589_934_591.75, -8_589_934_591.5] {
+            assert!(micros_agrees(v), "{v:e}");
+        }
+        let below = f64::from_bits(1e-5f64.to_bits() - 1);
+        for v in [
+            8_589_934_592.0,
+            -8_589_934_592.0,
+            1e13,
+            below,
+            -below,
+            0.0,
+            -0.0,
+            5e-324,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert!(!micros_agrees(v), "{v:e}");
+        }
     }
 
     proptest::proptest! {
