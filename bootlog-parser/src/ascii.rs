@@ -286,6 +286,50 @@ pub(crate) fn find_byte(b: &[u8], c: u8) -> Option<usize> {
     b.iter().position(|&x| x == c)
 }
 
+/// The first `k` of `b` where `b[k] == c0` and `b[k + 1] == c1`: 16 pairs a step with SSE2 on
+/// x86_64 (two loads a byte apart; the last step overlapping the one before), a byte at a time
+/// elsewhere and under 17 bytes. For a two-byte word that is rare in the text searched, where
+/// a search for its first byte alone stops at every one of them (SYSFW's `oa` of `oard`).
+#[inline]
+pub(crate) fn find_pair(b: &[u8], c0: u8, c1: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 17 {
+        use std::arch::x86_64::*;
+        // The bit of each `k` in `at..at + 16` where the pair starts.
+        let hits = |at: usize| {
+            // SAFETY: SSE2 is part of the x86_64 baseline; every caller below passes
+            // `at + 17 <= b.len()`, so both unaligned loads (`at..at + 16` and
+            // `at + 1..at + 17`) read inside `b`.
+            unsafe {
+                let p = b.as_ptr().add(at);
+                let v0 = _mm_loadu_si128(p as *const __m128i);
+                let v1 = _mm_loadu_si128(p.add(1) as *const __m128i);
+                let e0 = _mm_cmpeq_epi8(v0, _mm_set1_epi8(c0 as i8));
+                let e1 = _mm_cmpeq_epi8(v1, _mm_set1_epi8(c1 as i8));
+                _mm_movemask_epi8(_mm_and_si128(e0, e1)) as u32
+            }
+        };
+        let mut at = 0;
+        while at + 17 <= b.len() {
+            let m = hits(at);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        if at + 1 < b.len() {
+            // The last 16 pair starts, less those already looked at (`at - last`, 1..16).
+            let last = b.len() - 17;
+            let m = hits(last) >> (at - last);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+        }
+        return None;
+    }
+    b.windows(2).position(|p| p[0] == c0 && p[1] == c1)
+}
+
 /// `s.split_whitespace().next()`: the first word, if any.
 #[inline]
 pub(crate) fn first_word(s: &str) -> Option<&str> {
@@ -414,6 +458,18 @@ mod tests {
             proptest::prop_assert_eq!(find_byte(t.as_bytes(), b'['), memchr::memchr(b'[', t.as_bytes()));
             for c in [b' ', b'a'] {
                 proptest::prop_assert_eq!(find_byte(t.as_bytes(), c), memchr::memchr(c, t.as_bytes()));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The SSE2 pair search is the `windows(2)` search, at every length and offset.
+        #[test]
+        fn find_pair_is_the_window_search(s in "[oa \u{e9}x]{0,70}", pad in 0usize..40) {
+            let t = format!("{}{s}", "x".repeat(pad));
+            for (c0, c1) in [(b'o', b'a'), (b'a', b'o'), (b'o', b'o'), (b' ', b'x')] {
+                let want = t.as_bytes().windows(2).position(|p| p[0] == c0 && p[1] == c1);
+                proptest::prop_assert_eq!(find_pair(t.as_bytes(), c0, c1), want, "{:?}", t);
             }
         }
     }

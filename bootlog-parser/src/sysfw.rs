@@ -70,11 +70,34 @@ fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     None
 }
 
-/// Whether `t` holds `Board Configuration`, `BoardConfig` or `board config`: each has `o` as
-/// its second byte, so the `o`s of `t` (found by [`ascii::find_byte`]) are the only places to compare
-/// at. Lines asked hold `oard` (the hint), a short way in: the prebuilt `memmem` iterator this
-/// replaced ([`has_board_config_memmem`], its test reference) paid ~150 instructions to start.
+/// Whether `t` holds `Board Configuration`, `BoardConfig` or `board config`: each has `oa` as
+/// its second and third bytes, so only where `t` holds that pair (found by
+/// [`ascii::find_pair`]) is there anything to compare. Lines asked hold `oard` (the hint) and
+/// many `o`s, where the `o`-by-`o` search ([`has_board_config_by_o`], kept as a test
+/// reference) paid a search and a compare for each.
 fn has_board_config(t: &str) -> bool {
+    let b = t.as_bytes();
+    let at = |k: usize| {
+        k >= 1 && {
+            let s = &b[k - 1..];
+            s.starts_with(b"Board Configuration")
+                || s.starts_with(b"BoardConfig")
+                || s.starts_with(b"board config")
+        }
+    };
+    let mut i = 0;
+    while let Some(k) = ascii::find_pair(&b[i..], b'o', b'a') {
+        if at(i + k) {
+            return true;
+        }
+        i += k + 1;
+    }
+    false
+}
+
+/// The `o`-by-`o` search [`has_board_config`] stands in for.
+#[cfg(test)]
+fn has_board_config_by_o(t: &str) -> bool {
     let b = t.as_bytes();
     let at = |k: usize| {
         k >= 1 && {
@@ -140,6 +163,7 @@ mod tests {
             parts in proptest::collection::vec(proptest::sample::select(vec![
                 "Board Configuration", "BoardConfig", "board config", "oard", "Board", "b", "B",
                 " Configuration", "Config", " config", "x", " ", "oardoard", "o", "oo", "12345678",
+                "oa", "a", "1234567",
             ]), 0..8),
         ) {
             let t = parts.concat();
@@ -147,6 +171,7 @@ mod tests {
                 && (t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config"));
             proptest::prop_assert_eq!(has_board_config(&t), slow, "{:?}", t);
             proptest::prop_assert_eq!(has_board_config_memmem(&t), slow, "{:?}", t);
+            proptest::prop_assert_eq!(has_board_config_by_o(&t), slow, "{:?}", t);
         }
     }
 
