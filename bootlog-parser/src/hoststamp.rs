@@ -475,7 +475,33 @@ pub fn strip(text: &str) -> Layer<'_> {
 /// The host stamp of a line whose first non-blank byte `t` starts with is `[` and which is not
 /// printk-stamped (the caller checked [`crate::linux::stamp_len`]); `text` is the whole line.
 pub(crate) fn bracket<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
-    // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not).
+    // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not), and
+    // a `.` or a blank (grabserial), a `-` or a `:` (wall clocks) right after its digits:
+    // `[  5]   0.00-1.00 sec` (iperf) and `[0]crclist` are turned away before the readers.
+    let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
+    if !after.first().is_some_and(u8::is_ascii_digit) {
+        return Layer::None(text);
+    }
+    let digits = after.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !matches!(after.get(digits), Some(b'.' | b' ' | b'\t' | b'-' | b':')) {
+        return Layer::None(text);
+    }
+    if let Ok((rest, abs)) = grabserial_t(t) {
+        return Layer::Host(
+            abs,
+            HostScale::Relative,
+            rest.strip_prefix(' ').unwrap_or(rest),
+        );
+    }
+    if let Some((rest, w)) = wall_bracket_fast(t) {
+        return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
+    }
+    Layer::None(text)
+}
+
+/// [`bracket`] without its look past the first digits (its test reference).
+#[cfg(test)]
+fn bracket_ref<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
     let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
     if !after.first().is_some_and(u8::is_ascii_digit) {
         return Layer::None(text);
@@ -728,6 +754,21 @@ mod tests {
             let fast = wall_bracket_fast(&t).map(|(r, v)| (r, v.to_bits()));
             let slow = wall_bracket(&t).ok().map(|(r, v)| (r, v.to_bits()));
             proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The look past the first digits turns away no stamp: `bracket` is the readers'
+        /// answer on texts glued from stamp pieces.
+        #[test]
+        fn bracket_rejects_no_stamp(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "0", "12", "2024", "5", ".", "262093", " ", "  ", "\t", "\r", "-", "03", ":", "]", "[",
+                "0.262093 0.038996]", "2024-03-29 12:00:00.123]", "12:00:00.123456]", "x", "\u{e9}",
+            ]), 0..9),
+        ) {
+            let t = format!("[{}", parts.concat());
+            proptest::prop_assert_eq!(bracket(&t, &t), bracket_ref(&t, &t), "{:?}", t);
         }
     }
 
