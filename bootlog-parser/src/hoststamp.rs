@@ -476,25 +476,31 @@ pub fn strip(text: &str) -> Layer<'_> {
 /// printk-stamped (the caller checked [`crate::linux::stamp_len`]); `text` is the whole line.
 pub(crate) fn bracket<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
     // Both host stamps have a digit right after `[` and its blanks (`[  OK  ]` has not), and
-    // a `.` or a blank (grabserial), a `-` or a `:` (wall clocks) right after its digits:
-    // `[  5]   0.00-1.00 sec` (iperf) and `[0]crclist` are turned away before the readers.
+    // a `.` or a blank (grabserial), a `-` or a `:` (wall clocks, which have no blanks after
+    // the `[`) right after its digits: `[  5]   0.00-1.00 sec` (iperf) and `[0]crclist` are
+    // turned away before the readers.
     let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
     if !after.first().is_some_and(u8::is_ascii_digit) {
         return Layer::None(text);
     }
+    // That byte also says which reader may match: the other is not asked.
     let digits = after.iter().take_while(|c| c.is_ascii_digit()).count();
-    if !matches!(after.get(digits), Some(b'.' | b' ' | b'\t' | b'-' | b':')) {
-        return Layer::None(text);
-    }
-    if let Ok((rest, abs)) = grabserial_t(t) {
-        return Layer::Host(
-            abs,
-            HostScale::Relative,
-            rest.strip_prefix(' ').unwrap_or(rest),
-        );
-    }
-    if let Some((rest, w)) = wall_bracket_fast(t) {
-        return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
+    match after.get(digits) {
+        Some(b'.' | b' ' | b'\t') => {
+            if let Ok((rest, abs)) = grabserial_t(t) {
+                return Layer::Host(
+                    abs,
+                    HostScale::Relative,
+                    rest.strip_prefix(' ').unwrap_or(rest),
+                );
+            }
+        }
+        Some(b'-' | b':') => {
+            if let Some((rest, w)) = wall_bracket_fast(t) {
+                return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
+            }
+        }
+        _ => {}
     }
     Layer::None(text)
 }
