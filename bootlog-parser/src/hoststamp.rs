@@ -401,7 +401,14 @@ fn wall_bracket_fast(i: &str) -> Option<(&str, f64)> {
         (b.get(7) == Some(&b'-')).then_some(())?;
         let d = digits(8, 2)?;
         matches!(b.get(10), Some(b' ' | b'T')).then_some(())?;
-        let (rest, t) = clock_time(&r[11..]).ok()?;
+        // The word reader straight away (what `clock_time` tries first), without the
+        // `IResult` plumbing; `clock_time` for the other shapes.
+        let c = &r[11..];
+        let (rest, t) = match clock_time_words(c.as_bytes()) {
+            // `n` follows an ASCII digit: a char boundary.
+            Some((t, n)) => (&c[n..], t),
+            None => clock_time(c).ok()?,
+        };
         Some((
             rest,
             days_from_civil(i64::from(y), m, d) as f64 * 86400.0 + t,
