@@ -75,24 +75,22 @@ fn span_part_fast(i: &str) -> Option<(&str, f64)> {
     }
     let places = k.saturating_sub(int + 1);
     let n = if places > 0 { int + 1 + places } else { int };
-    let r = &i[n..];
-    let (mul, unit) = if r.starts_with("min") {
-        (60.0, 3)
-    } else if r.starts_with("ms") {
-        (1e-3, 2)
-    } else if r.starts_with("us") {
-        (1e-6, 2)
-    } else if r.starts_with("µs") {
-        (1e-6, "µs".len())
-    } else if r.starts_with('s') {
-        (1.0, 1)
-    } else if r.starts_with('h') {
-        (3600.0, 1)
-    } else if r.starts_with('d') {
-        (86400.0, 1)
-    } else {
-        return None;
+    // The unit by its first byte (the `starts_with` chain in the grammar's order: `min`
+    // before `ms`, and no two others share a first byte).
+    let at = |j: usize| b.get(n + j).copied();
+    let (mul, unit) = match at(0) {
+        Some(b'm') if at(1) == Some(b'i') && at(2) == Some(b'n') => (60.0, 3),
+        Some(b'm') if at(1) == Some(b's') => (1e-3, 2),
+        Some(b'u') if at(1) == Some(b's') => (1e-6, 2),
+        // `µ` is 0xC2 0xB5 in UTF-8.
+        Some(0xC2) if at(1) == Some(0xB5) && at(2) == Some(b's') => (1e-6, "µs".len()),
+        Some(b's') => (1.0, 1),
+        Some(b'h') => (3600.0, 1),
+        Some(b'd') => (86400.0, 1),
+        _ => return None,
     };
+    // After the ASCII digits (and `.`) and the unit: char boundaries.
+    let r = &i[n..];
     // The digits as one integer over 10^places: exact, so the value parsing gives.
     let v = if int + places < 16 {
         crate::linux::decimal(m, places)
