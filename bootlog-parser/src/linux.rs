@@ -88,7 +88,20 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
     if b.first() != Some(&b'[') {
         return None;
     }
-    stamp_after_bracket(b)
+    // A stamp is at least `[0.0]`: a length of 0 is no stamp.
+    let (ts, n) = stamp_after_bracket(b);
+    (n != 0).then_some((ts, n))
+}
+
+/// `(seconds, length)` for a stamp, `(0.0, 0)` for none: the answer of [`stamp_len`]'s
+/// out-of-line readers in two registers (an `Option` of the pair went through memory, a store
+/// and a load of each part on every `[`-line).
+type Found = (f64, usize);
+
+/// [`Found`] of a reader's `Option`.
+#[inline(always)]
+fn found(s: Option<(f64, usize)>) -> Found {
+    s.unwrap_or((0.0, 0))
 }
 
 /// [`stamp_len`] of a `b` that starts with `[`: the kernel's own `[%5lu.%06lu]` layout by
@@ -96,19 +109,19 @@ pub(crate) fn stamp_len(b: &[u8]) -> Option<(f64, usize)> {
 /// [`stamp_after_dot`] rule it out first (each call in tail position, so that the fixed
 /// layout's path saves no registers).
 #[inline(never)]
-fn stamp_after_bracket(b: &[u8]) -> Option<(f64, usize)> {
+fn stamp_after_bracket(b: &[u8]) -> Found {
     match stamp_fixed(b) {
-        Some(s) => Some(s),
+        Some(s) => s,
         // A stamp has a blank or a digit after its `[`: `[BOOTLOADER_PROFILE]`, `[KPI]`,
         // `[FAILED]` and the like are turned away without the general reader, and so are
         // `[  OK  ]`, `[  5]`, `[0]crc`, `[2024-03-29 ...`, whose first byte that is no blank
         // and no digit is no `.` (a stamp's is the `.` of `[ *digits.`).
         None if matches!(b.get(1), Some(b' ' | b'\t' | b'0'..=b'9')) => match first_other(b) {
-            Some((_, c)) if c != b'.' => None,
+            Some((_, c)) if c != b'.' => (0.0, 0),
             Some((k, _)) => stamp_after_dot(b, k + 1),
-            None => stamp_general(b),
+            None => found(stamp_general(b)),
         },
-        None => None,
+        None => (0.0, 0),
     }
 }
 
@@ -138,14 +151,14 @@ fn first_other(b: &[u8]) -> Option<(usize, u8)> {
 /// `i - 1`: `None` at once when the 8 bytes from `i` hold a run of digits that is empty or
 /// ends in no `]` (grabserial's `[abs delta]` has a blank there), else [`stamp_general`].
 #[inline(never)]
-fn stamp_after_dot(b: &[u8], i: usize) -> Option<(f64, usize)> {
+fn stamp_after_dot(b: &[u8], i: usize) -> Found {
     if let Some(f) = word_at(b, i) {
         let nf = digit_run(f);
         if nf < 8 && (nf == 0 || (f >> (8 * nf)) as u8 != b']') {
-            return None;
+            return (0.0, 0);
         }
     }
-    stamp_general(b)
+    found(stamp_general(b))
 }
 
 /// [`stamp_len`] of a `[`-text laid out as printk prints its stamps, `[%5lu.%06lu]` (blanks,
