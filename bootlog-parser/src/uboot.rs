@@ -2,6 +2,7 @@
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
 use crate::{ascii, needles};
+#[cfg(test)]
 use memchr::memmem::Finder;
 #[cfg(test)]
 use nom::{
@@ -12,6 +13,7 @@ use nom::{
     sequence::pair,
     IResult,
 };
+#[cfg(test)]
 use std::sync::OnceLock;
 
 /// Which U-Boot phase printed a banner.
@@ -205,8 +207,24 @@ fn line_full(t: &str, hints: u8) -> Option<UbootLine<'_>> {
     }
 }
 
-/// Whether a line mentions `autoboot` (a prebuilt SIMD searcher: most lines are checked).
+/// Whether a line mentions `autoboot`: only where the line holds the pair `au` (found by
+/// [`ascii::find_pair`], inlined) is the word compared; the prebuilt `memmem` searcher this
+/// replaced ([`has_autoboot_memmem`], its test reference) paid a call and its set-up a line.
 fn has_autoboot(t: &str) -> bool {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while let Some(k) = ascii::find_pair(&b[i..], b'a', b'u') {
+        if b[i + k..].starts_with(b"autoboot") {
+            return true;
+        }
+        i += k + 1;
+    }
+    false
+}
+
+/// The `memmem` search [`has_autoboot`] stands in for.
+#[cfg(test)]
+fn has_autoboot_memmem(t: &str) -> bool {
     static F: OnceLock<Finder<'static>> = OnceLock::new();
     F.get_or_init(|| Finder::new("autoboot"))
         .find(t.as_bytes())
@@ -434,6 +452,21 @@ mod tests {
             proptest::prop_assert_eq!(by_index, grouped_then_blanks(&t), "{:?}", t);
             proptest::prop_assert_eq!(record_row(&t), record_row_nom(&t), "{:?}", t);
             proptest::prop_assert_eq!(accumulated_row(&t), accumulated_row_nom(&t), "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The pair search for `autoboot` is the `memmem` one.
+        #[test]
+        fn autoboot_search_is_memmem(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "autoboot", "auto", "boot", "a", "au", "u", "to stop ", "Hit any key ", " ", "\u{e9}",
+                "autobooT", "aautoboot",
+            ]), 0..8),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(has_autoboot(&t), has_autoboot_memmem(&t), "{:?}", t);
+            proptest::prop_assert_eq!(has_autoboot(&t), t.contains("autoboot"), "{:?}", t);
         }
     }
 
