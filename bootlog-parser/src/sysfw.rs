@@ -42,15 +42,33 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     line_full(t, hints)
 }
 
+/// The text between the first `'` of `r` and its last one (to the end when there is one
+/// `'`): the first by the inlined [`ascii::find_byte`], the last by a byte loop from the end,
+/// where `split_once` and `rsplit_once` ([`quoted_split`], the test reference) paid std's
+/// char searchers.
+fn quoted(r: &str) -> Option<&str> {
+    let i = ascii::find_byte(r.as_bytes(), b'\'')?;
+    // After the ASCII `'`: a char boundary, and so is the last `'`.
+    let v = &r[i + 1..];
+    Some(match v.as_bytes().iter().rposition(|&c| c == b'\'') {
+        Some(j) => &v[..j],
+        None => v,
+    })
+}
+
+/// The `split_once` and `rsplit_once` version of [`quoted`].
+#[cfg(test)]
+fn quoted_split(r: &str) -> Option<&str> {
+    r.split_once('\'')
+        .and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)))
+}
+
 /// [`line_hinted`] without the two-byte check.
 fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("SYSFW ABI:") {
         let r = ascii::trim_ws(r);
         let abi = ascii::first_word(r)?;
-        let fw = r
-            .split_once('\'')
-            .and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)));
-        return Some(SysfwLine::Abi(abi, fw.map(ascii::trim_ws)));
+        return Some(SysfwLine::Abi(abi, quoted(r).map(ascii::trim_ws)));
     }
     if let Some(r) = t.strip_prefix("SYSFW Version") {
         return Some(SysfwLine::Version(ascii::trim_end_ws(
@@ -172,6 +190,15 @@ mod tests {
             proptest::prop_assert_eq!(has_board_config(&t), slow, "{:?}", t);
             proptest::prop_assert_eq!(has_board_config_memmem(&t), slow, "{:?}", t);
             proptest::prop_assert_eq!(has_board_config_by_o(&t), slow, "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The byte searches for the quotes are `split_once` and `rsplit_once`.
+        #[test]
+        fn quoted_is_the_split(s in "['a \u{e9}(]{0,40}", pad in 0usize..20) {
+            let t = format!("{}{s}", "x".repeat(pad));
+            proptest::prop_assert_eq!(quoted(&t), quoted_split(&t), "{:?}", t);
         }
     }
 
