@@ -24,9 +24,8 @@ pub struct Printk<'a> {
 fn stamp(i: &str) -> IResult<&str, f64> {
     let (i, (_, _, s, _, us, _)) =
         tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
-    let whole: u64 = s.parse().unwrap_or(0);
-    let frac = fraction(us);
-    Ok((i, whole as f64 + frac))
+    // The decimal the stamp spells, rounded once (as every stamp reader gives it).
+    Ok((i, format!("{s}.{us}").parse().unwrap_or(0.0)))
 }
 
 #[cfg(test)]
@@ -70,6 +69,17 @@ pub(crate) fn fraction(digits: &str) -> f64 {
 pub(crate) fn decimal(n: u64, places: usize) -> Option<f64> {
     (places < POW10.len() && n < 1_000_000_000_000_000).then(|| n as f64 / POW10[places])
 }
+
+/// The powers of ten up to 10^15 as integers, to scale a whole part by its fraction's places.
+pub(crate) const POW10_U64: [u64; 16] = {
+    let mut t = [1u64; 16];
+    let mut i = 1;
+    while i < 16 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
 
 /// Exact powers of ten up to 10^15, for fractions short enough to divide exactly.
 const POW10: [f64; 16] = [
@@ -186,7 +196,9 @@ fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
     if (field.wrapping_add(LO * 0x76) | field) & HI != 0 {
         return None;
     }
-    let secs = six_digits(field) as f64 + frac as f64 / POW10[6];
+    // One exact integer, divided once: the decimal the stamp spells, rounded once (a sum of
+    // the whole and the fraction could round twice: 1.133506 as 1.1335060000000001).
+    let secs = (six_digits(field) * 1_000_000 + frac) as f64 / POW10[6];
     Some((secs, 14))
 }
 
@@ -288,10 +300,10 @@ fn stamp_words(b: &[u8], ws: usize) -> Option<Option<(f64, usize)>> {
     if nf == 0 || b[fs + nf] != b']' {
         return Some(None);
     }
-    let whole = digits_value(w, nw);
-    // The same sum as `stamp_digits`: `decimal` divides exactly for under 8 places.
-    let frac = decimal(digits_value(f, nf), nf)?;
-    Some(Some((whole as f64 + frac, fs + nf + 1)))
+    // Under 8 digits a side: 10^nf * whole + frac is below 10^15, so `decimal` gives the
+    // stamp's decimal rounded once, as `stamp_digits` does.
+    let n = digits_value(w, nw) * POW10_U64[nf] + digits_value(f, nf);
+    Some(Some((decimal(n, nf)?, fs + nf + 1)))
 }
 
 /// [`stamp_len`] after the `[` and blanks (from `i`), a byte at a time: any length of digits.
@@ -304,27 +316,29 @@ fn stamp_digits(b: &[u8], mut i: usize) -> Option<(f64, usize)> {
         (v, end - start)
     };
     let ws = i;
-    let (mut whole, nw) = digits(&mut i);
+    let (whole, nw) = digits(&mut i);
     if nw == 0 || b.get(i) != Some(&b'.') {
         return None;
     }
-    if nw > 19 {
-        // Past 19 digits a u64 may overflow: parse (0 when it does, as the grammar says).
-        whole = std::str::from_utf8(&b[ws..ws + nw])
-            .ok()
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(0);
-    }
     i += 1;
-    let fs = i;
     let (frac, nf) = digits(&mut i);
     if nf == 0 || b.get(i) != Some(&b']') {
         return None;
     }
-    let f = decimal(frac, nf)
-        // Over 15 digits: parse them (ASCII digits are valid UTF-8).
-        .unwrap_or_else(|| fraction(std::str::from_utf8(&b[fs..i]).unwrap_or("")));
-    Some((whole as f64 + f, i + 1))
+    // The decimal the stamp spells, rounded once: one exact integer divided once when the
+    // digits number under 16 (below 10^15 then), else parsed (ASCII digits and a `.`).
+    let v = if nw + nf < 16 {
+        decimal(whole * POW10_U64[nf] + frac, nf)
+    } else {
+        None
+    };
+    let v = v.unwrap_or_else(|| {
+        std::str::from_utf8(&b[ws..i])
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0.0)
+    });
+    Some((v, i + 1))
 }
 
 /// The length of a `[ *T123]` / `[ *C1]` caller id at the start of `b`, if there is one.
@@ -631,6 +645,38 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stamp's value is the decimal it spells rounded once, whichever reader takes it (the
+    /// fixed layout, words, bytes): the whole plus the fraction rounded twice, 1.133506 as
+    /// 1.1335060000000001 in the JSON.
+    #[test]
+    fn stamps_are_their_decimals_rounded_once() {
+        for (line, want) in [
+            ("[    1.133506] x", 1.133506f64),
+            ("[    1.101217] x", 1.101217),
+            ("[    1.087557] x", 1.087557),
+            ("[1.133506] x", 1.133506),
+            ("[ 12345678.133506] x", 12_345_678.133506),
+            ("[1.1335060000000000001] x", 1.133506),
+            ("[00000000000000000001.133506] x", 1.133506),
+        ] {
+            let (v, _) = stamp_len(line.as_bytes()).unwrap();
+            assert_eq!(v.to_bits(), want.to_bits(), "{line}: {v}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any stamp reads as its text parsed as a float (rounded once), every digit count.
+        #[test]
+        fn stamp_value_is_the_parsed_decimal(
+            int in "[0-9]{1,22}", frac in "[0-9]{1,22}", pad in 0usize..6
+        ) {
+            let line = format!("[{}{int}.{frac}] m", " ".repeat(pad));
+            let want: f64 = format!("{int}.{frac}").parse().unwrap();
+            let (v, _) = stamp_len(line.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(v.to_bits(), want.to_bits(), "{}", line);
+        }
+    }
 
     #[test]
     fn fraction_matches_format_and_parse() {

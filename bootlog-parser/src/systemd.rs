@@ -14,8 +14,32 @@ use nom::{
 };
 use std::sync::OnceLock;
 
-/// One `<number><unit>` part of a systemd time span.
-fn span_part(i: &str) -> IResult<&str, f64> {
+/// Nanoseconds per systemd time unit.
+fn unit_ns(unit: &str) -> u128 {
+    match unit {
+        "min" => 60_000_000_000,
+        "ms" => 1_000_000,
+        "us" | "µs" => 1_000,
+        "h" => 3_600_000_000_000,
+        "d" => 86_400_000_000_000,
+        _ => 1_000_000_000,
+    }
+}
+
+/// A span's value: its exact nanoseconds (summed as integers) as seconds, rounded once, when
+/// every part is a whole number of nanoseconds under 2^53 in all (what systemd prints);
+/// otherwise the float sum of the parts. Summing floats rounds at each step: `1min 33.629s`
+/// came out as 93.62899999999999, `26ms` as 0.026000000000000002.
+fn span_value(sum: f64, exact_ns: Option<u64>) -> f64 {
+    match exact_ns {
+        Some(ns) if ns < 1 << 53 => ns as f64 / 1e9,
+        _ => sum,
+    }
+}
+
+/// One `<number><unit>` part of a systemd time span: its value in seconds (a float product)
+/// and its exact nanoseconds when it is a whole number of them.
+fn span_part(i: &str) -> IResult<&str, (f64, Option<u128>)> {
     let (i, n) = recognize(tuple((digit1, opt(tuple((char('.'), digit1))))))(i)?;
     let (i, unit) = alt((
         tag("min"),
@@ -35,17 +59,34 @@ fn span_part(i: &str) -> IResult<&str, f64> {
         "d" => 86400.0,
         _ => 1.0,
     };
-    Ok((i, v * mul))
+    // Exact only under 16 digits in all (longer parts, which systemd never prints, are left
+    // to the float sum).
+    let (int, frac) = n.split_once('.').unwrap_or((n, ""));
+    let exact = format!("{int}{frac}")
+        .parse::<u128>()
+        .ok()
+        .filter(|_| int.len() + frac.len() < 16)
+        .and_then(|m| m.checked_mul(unit_ns(unit)))
+        .and_then(|x| {
+            let d = 10u128.checked_pow(frac.len() as u32)?;
+            (x % d == 0).then(|| x / d)
+        });
+    Ok((i, (v * mul, exact)))
 }
 
-/// A systemd time span: `1min 33.629s`, `481ms`, `4.865s` -> seconds.
+/// A systemd time span: `1min 33.629s`, `481ms`, `4.865s` -> seconds (see [`span_value`]).
 pub fn span(i: &str) -> IResult<&str, f64> {
     // Summed as it goes (no Vec): the same left-to-right sum as collecting and summing.
-    fold_many1(
+    let (i, (sum, exact)) = fold_many1(
         terminated(span_part, opt(char(' '))),
-        || 0.0,
-        |a: f64, v| a + v,
-    )(i)
+        || (0.0, Some(0u128)),
+        |(a, e): (f64, Option<u128>), (v, x)| (a + v, e.zip(x).and_then(|(e, x)| e.checked_add(x))),
+    )(i)?;
+    // Past 2^53 the sum is not taken (see `span_value`), so past 2^64 neither.
+    Ok((
+        i,
+        span_value(sum, exact.and_then(|e| u64::try_from(e).ok())),
+    ))
 }
 
 /// [`span`] by hand: the same language and value (a proptest compares them), as blame and
@@ -53,15 +94,21 @@ pub fn span(i: &str) -> IResult<&str, f64> {
 fn span_fast(i: &str) -> Option<(&str, f64)> {
     let mut rest = i;
     let mut sum = None;
-    while let Some((r, v)) = span_part_fast(rest) {
+    let mut exact = Some(0u64);
+    while let Some((r, v, x)) = span_part_fast(rest) {
         sum = Some(sum.unwrap_or(0.0) + v);
+        exact = match (exact, x) {
+            (Some(e), Some(x)) => e.checked_add(x),
+            _ => None,
+        };
         rest = r.strip_prefix(' ').unwrap_or(r);
     }
-    sum.map(|v| (rest, v))
+    sum.map(|v| (rest, span_value(v, exact)))
 }
 
-/// [`span_part`] by hand.
-fn span_part_fast(i: &str) -> Option<(&str, f64)> {
+/// [`span_part`] by hand (the float value and the exact nanoseconds, as it gives them, in a
+/// u64: a part past 2^64 nanoseconds is past the 2^53 that `span_value` takes).
+fn span_part_fast(i: &str) -> Option<(&str, f64, Option<u64>)> {
     let b = i.as_bytes();
     // The digits (either side of a `.`) as one integer, read as they are counted; wrapping,
     // as it is used only when under 16 digits (no overflow then).
@@ -76,29 +123,43 @@ fn span_part_fast(i: &str) -> Option<(&str, f64)> {
     let places = k.saturating_sub(int + 1);
     let n = if places > 0 { int + 1 + places } else { int };
     // The unit by its first byte (the `starts_with` chain in the grammar's order: `min`
-    // before `ms`, and no two others share a first byte).
+    // before `ms`, and no two others share a first byte), with its nanoseconds as
+    // `c * 10^z`.
     let at = |j: usize| b.get(n + j).copied();
-    let (mul, unit) = match at(0) {
-        Some(b'm') if at(1) == Some(b'i') && at(2) == Some(b'n') => (60.0, 3),
-        Some(b'm') if at(1) == Some(b's') => (1e-3, 2),
-        Some(b'u') if at(1) == Some(b's') => (1e-6, 2),
+    let (mul, c, z, unit) = match at(0) {
+        Some(b'm') if at(1) == Some(b'i') && at(2) == Some(b'n') => (60.0, 6, 10, 3),
+        Some(b'm') if at(1) == Some(b's') => (1e-3, 1, 6, 2),
+        Some(b'u') if at(1) == Some(b's') => (1e-6, 1, 3, 2),
         // `µ` is 0xC2 0xB5 in UTF-8.
-        Some(0xC2) if at(1) == Some(0xB5) && at(2) == Some(b's') => (1e-6, "µs".len()),
-        Some(b's') => (1.0, 1),
-        Some(b'h') => (3600.0, 1),
-        Some(b'd') => (86400.0, 1),
+        Some(0xC2) if at(1) == Some(0xB5) && at(2) == Some(b's') => (1e-6, 1, 3, "µs".len()),
+        Some(b's') => (1.0, 1, 9, 1),
+        Some(b'h') => (3600.0, 36, 11, 1),
+        Some(b'd') => (86400.0, 864, 11, 1),
         _ => return None,
     };
     // After the ASCII digits (and `.`) and the unit: char boundaries.
     let r = &i[n..];
     // The digits as one integer over 10^places: exact, so the value parsing gives.
-    let v = if int + places < 16 {
+    let small = int + places < 16;
+    let v = if small {
         crate::linux::decimal(m, places)
     } else {
         None
     };
     let v = v.unwrap_or_else(|| i[..n].parse().unwrap_or(0.0));
-    Some((&r[unit..], v * mul))
+    // `m * c * 10^z / 10^places` in whole nanoseconds, with the powers of ten cancelled
+    // first (under 16 digits `m` is exact; longer parts, which systemd never prints, are
+    // left to the float sum): `m / 10^(places - z) * c` (under 10^15 * 864) when it divides.
+    use crate::linux::POW10_U64;
+    let exact = if !small {
+        None
+    } else if places <= z {
+        m.checked_mul(c * POW10_U64[z - places])
+    } else {
+        let d = POW10_U64[places - z];
+        (m % d == 0).then(|| m / d * c)
+    };
+    Some((&r[unit..], v * mul, exact))
 }
 
 /// Parses a whole string as a span.
@@ -418,6 +479,31 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Spans are their exact nanoseconds rounded once: a float sum gave 93.62899999999999 for
+    /// `1min 33.629s` and 0.026000000000000002 for `26ms`.
+    #[test]
+    fn spans_are_exact_decimals() {
+        for (t, want) in [
+            ("1min 33.629s", 93.629f64),
+            ("26ms", 0.026),
+            ("13ms", 0.013),
+            ("346ms", 0.346),
+            ("1min 56.552s", 116.552),
+            ("1min 30.433s", 90.433),
+            ("4.865s", 4.865),
+            ("1h 2min 3.5s", 3723.5),
+            ("2d 1h", 176_400.0),
+            ("850us", 0.00085),
+            ("1.5µs", 0.0000015),
+        ] {
+            let v = span_str(t).unwrap();
+            assert_eq!(v.to_bits(), want.to_bits(), "{t}: {v}");
+            assert_eq!(span(t).unwrap().1.to_bits(), want.to_bits(), "nom {t}");
+        }
+        // Under a nanosecond: no exact sum, the float product stays.
+        assert_eq!(span_str("0.5us").unwrap(), 0.5 * 1e-6);
+    }
 
     proptest::proptest! {
         /// The inlined ` @` search is the `memchr` one, at every length.
