@@ -5,6 +5,7 @@
 //! [`clean`] turns one line into text: escapes removed, backspaces applied, other control bytes
 //! dropped, tabs kept, invalid UTF-8 kept as `\xNN` so nothing is lost silently.
 
+use crate::needles;
 use std::borrow::Cow;
 
 /// Lines longer than this are cut into pieces of this size (with a warning).
@@ -18,6 +19,10 @@ pub struct Flags {
     /// The bytes are known to be plain text (only 0x09 and 0x20..=0x7e, see [`is_plain`]),
     /// found while looking for line breaks; `false` means not plain or not known.
     pub plain: bool,
+    /// The words of [`crate::needles`] the line may hold (a bit is clear only when its word
+    /// is certainly absent from the bytes), found in the same block pass: grammars skip their
+    /// searches on clear bits.
+    pub hints: u8,
 }
 
 /// Splits a byte stream into lines; feed it chunks of any size.
@@ -48,10 +53,10 @@ impl LineSplitter {
             unsafe { self.feed_avx2(chunk, out) };
             return;
         }
-        self.feed_with(chunk, out, controls);
+        self.feed_with(chunk, out, scan);
     }
 
-    /// [`Self::feed`] with AVX2 and BMI1: the block scan ([`controls_avx2`]) inlined into the
+    /// [`Self::feed`] with AVX2 and BMI1: the block scan ([`scan_avx2`]) inlined into the
     /// line loop, and the loop's bit operations single instructions (`blsr`, `andn`).
     ///
     /// # Safety
@@ -60,21 +65,24 @@ impl LineSplitter {
     #[target_feature(enable = "avx2,bmi1")]
     unsafe fn feed_avx2(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
         // SAFETY: the CPU has AVX2 (this function's contract).
-        self.feed_with(chunk, out, |b| unsafe { controls_avx2(b) });
+        self.feed_with(chunk, out, |b| unsafe { scan_avx2(b) });
     }
 
-    /// [`Self::feed`] with `block_controls` giving [`controls`] of each 64-byte block. One
+    /// [`Self::feed`] with `block_controls` giving [`controls`] of each 64-byte block (the
+    /// array also holds the two bytes after it, zero past the chunk) together with its
+    /// [`needles::candidates`]. One
     /// loop over the control bytes of each block (most are breaks), its state in locals: an
     /// ordinary line costs a few bit operations, a byte compare or two for its break, one
     /// compare for its length and one bit test for a partner byte; carried, long and
     /// partnered lines go out of line. A line is plain when no control byte but tabs came
-    /// before its break.
+    /// before its break. A candidate (a printable byte in the mask) is confirmed at once
+    /// ([`needles::word_at`]) and its word's bit goes to the line's hints.
     #[inline(always)]
     fn feed_with(
         &mut self,
         chunk: &[u8],
         out: &mut impl FnMut(u64, &[u8], Flags),
-        block_controls: impl Fn(&[u8; 64]) -> u64,
+        block_controls: impl Fn(&[u8; 66]) -> u64,
     ) {
         let mut start = 0;
         if let Some(prev) = self.after.take() {
@@ -98,6 +106,9 @@ impl LineSplitter {
         };
         // The line in progress has no byte that is not plain before the byte looked at.
         let mut plain = true;
+        // The words the line in progress may hold, from the candidates before the byte
+        // looked at.
+        let mut hints = 0u8;
         // The loop walks pointers, not offsets: fewer values to keep across `out`'s call.
         let range = chunk.as_ptr_range();
         let end = range.end;
@@ -108,25 +119,31 @@ impl LineSplitter {
         // 1 when the next block's first byte is a partner already consumed (of the previous
         // chunk's last break, or of this block's last one), else 0.
         let mut skip = u64::from(start == 1);
-        // The end of the chunk's last full block: the blocks before it are read in place.
-        let full_end = range.start.wrapping_add(chunk.len() & !63);
+        // The end of the chunk's blocks that are read in place, with the two bytes after them.
+        let full_end = range
+            .start
+            .wrapping_add(chunk.len().saturating_sub(2) & !63);
         loop {
             // Bit i of `mask`: `block[i]` is a control byte, DEL or not ASCII (a break, a tab
             // or a byte that is not plain). `edge`: the bit of the block's last byte, whose
             // partner is in the next block.
             let (mut mask, edge): (u64, u64);
             if block < full_end {
-                // SAFETY: the 64 bytes at `block` lie in the chunk (`block` is a multiple of
-                // 64 bytes past its start, before `full_end`), and an array of bytes needs no
-                // alignment.
-                mask = block_controls(unsafe { &*(block as *const [u8; 64]) });
+                // SAFETY: the 66 bytes at `block` lie in the chunk (`block` is a multiple of
+                // 64 bytes past its start, before `full_end`, which is at most `len - 2`
+                // rounded down to 64 bytes), and an array of bytes needs no alignment.
+                mask = block_controls(unsafe { &*(block as *const [u8; 66]) });
                 edge = 1 << 63;
             } else if block < end {
-                // The last 1 to 63 bytes, from a zero-padded copy; the padding's bits dropped.
-                let left = end as usize - block as usize;
-                let mut pad = [0u8; 64];
-                pad[..left].copy_from_slice(&chunk[chunk.len() - left..]);
-                mask = block_controls(&pad) & ((1u64 << left) - 1);
+                // The last 1 to 65 bytes, 64 at a time, from a zero-padded copy holding the
+                // two bytes after the block where the chunk has them; the padding's bits
+                // dropped.
+                let rest = end as usize - block as usize;
+                let left = rest.min(64);
+                let mut pad = [0u8; 66];
+                let at = chunk.len() - rest;
+                pad[..rest.min(66)].copy_from_slice(&chunk[at..at + rest.min(66)]);
+                mask = block_controls(&pad) & (u64::MAX >> (64 - left));
                 edge = 1 << (left - 1);
             } else {
                 break;
@@ -146,9 +163,14 @@ impl LineSplitter {
                 let term = unsafe { *pos };
                 match term {
                     b'\n' | b'\r' => {}
-                    // Not a break: a tab (plain) or a byte that is not plain, in the line.
+                    // Not a break: a needle candidate (printable), a tab (plain) or a byte
+                    // that is not plain, in the line.
                     _ => {
-                        plain &= term == b'\t';
+                        if term.wrapping_sub(0x20) < 0x5f {
+                            hints |= needles::word_at(chunk, pos as usize - range.start as usize);
+                        } else {
+                            plain &= term == b'\t';
+                        }
                         continue;
                     }
                 }
@@ -179,12 +201,21 @@ impl LineSplitter {
                     }
                 }
                 if n < limit {
-                    out(line_no, body, Flags { cut: false, plain });
+                    out(
+                        line_no,
+                        body,
+                        Flags {
+                            cut: false,
+                            plain,
+                            hints,
+                        },
+                    );
                 } else {
-                    line_no = self.line_long(line_no, body, plain, limit == 0, out);
+                    line_no = self.line_long(line_no, body, plain, hints, limit == 0, out);
                     limit = MAX_LINE + 1;
                 }
                 plain = true;
+                hints = 0;
             }
             block = block.wrapping_add(64);
         }
@@ -203,6 +234,7 @@ impl LineSplitter {
                 Flags {
                     cut: true,
                     plain: false,
+                    hints: needles::ALL,
                 },
             );
             // The remainder continues as a new (numbered) line piece.
@@ -212,7 +244,8 @@ impl LineSplitter {
     /// The line numbered `line_no` ending in this chunk that [`Self::feed_with`] does not
     /// hand out at once: one that continues a buffered or cut line (`carry`), or one longer
     /// than [`MAX_LINE`]. Returns the last line number used (a long line's pieces take one
-    /// each).
+    /// each). `hints` are those of `body` (each piece gets them all); a line joined to
+    /// buffered bytes gets [`needles::ALL`].
     #[cold]
     #[inline(never)]
     fn line_long(
@@ -220,20 +253,31 @@ impl LineSplitter {
         line_no: u64,
         body: &[u8],
         plain: bool,
+        hints: u8,
         carry: bool,
         out: &mut impl FnMut(u64, &[u8], Flags),
     ) -> u64 {
         self.line_no = line_no;
         if !carry {
-            self.emit(body, Flags { cut: false, plain }, out);
+            let flags = Flags {
+                cut: false,
+                plain,
+                hints,
+            };
+            self.emit(body, flags, out);
         } else {
             let cut = std::mem::take(&mut self.cutting);
             if self.buf.is_empty() {
-                self.emit(body, Flags { cut, plain }, out);
+                self.emit(body, Flags { cut, plain, hints }, out);
             } else {
                 self.buf.extend_from_slice(body);
                 let buf = std::mem::take(&mut self.buf);
-                self.emit(&buf, Flags { cut, plain: false }, out);
+                let flags = Flags {
+                    cut,
+                    plain: false,
+                    hints: needles::ALL,
+                };
+                self.emit(&buf, flags, out);
                 self.buf = buf;
                 self.buf.clear();
             }
@@ -247,7 +291,12 @@ impl LineSplitter {
             self.line_no += 1;
             let buf = std::mem::take(&mut self.buf);
             let cut = std::mem::take(&mut self.cutting);
-            self.emit(&buf, Flags { cut, plain: false }, out);
+            let flags = Flags {
+                cut,
+                plain: false,
+                hints: needles::ALL,
+            };
+            self.emit(&buf, flags, out);
         }
         self.after = None;
     }
@@ -307,7 +356,7 @@ fn has_avx2() -> bool {
 ///
 /// # Safety
 /// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 unsafe fn controls_avx2(block: &[u8; 64]) -> u64 {
     use std::arch::x86_64::*;
@@ -322,6 +371,42 @@ unsafe fn controls_avx2(block: &[u8; 64]) -> u64 {
         m |= u64::from(_mm256_movemask_epi8(c) as u32) << (32 * k);
     }
     m
+}
+
+/// [`controls_avx2`] of the block's first 64 bytes with its [`needles::candidates`] (the
+/// candidate vectors of [`needles::candidates_avx2`] joined to the control ones before the
+/// movemask, so a block pays one movemask a half for both).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn scan_avx2(block: &[u8; 66]) -> u64 {
+    use std::arch::x86_64::*;
+    let one = _mm256_set1_epi8(1);
+    let lim = _mm256_set1_epi8(0x21);
+    // SAFETY: the CPU has AVX2 and `block[0..66]` is readable.
+    let cand = needles::candidates_avx2(block.as_ptr());
+    let mut m = 0u64;
+    for (k, cand) in [cand.0, cand.1].into_iter().enumerate() {
+        // SAFETY (of the load): `block[32k..32k + 32]` exists; the load is unaligned.
+        let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
+        // As in `controls_avx2`: `byte + 1`, signed, below 0x21.
+        let c = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(v, one));
+        let c = _mm256_or_si256(c, cand);
+        m |= u64::from(_mm256_movemask_epi8(c) as u32) << (32 * k);
+    }
+    m
+}
+
+/// [`controls`] of the block's first 64 bytes with its [`needles::candidates`]: the block
+/// scan of [`LineSplitter::feed`] without AVX2.
+#[inline]
+fn scan(block: &[u8; 66]) -> u64 {
+    let (head, _) = block.split_at(64);
+    // A 64-byte prefix of a 66-byte array: the conversion cannot fail.
+    controls(head.try_into().unwrap()) | needles::candidates(block)
 }
 
 /// For a 64-byte block: bit i set where `block[i]` is a control byte (below 0x20: the breaks,
@@ -554,6 +639,7 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::needles::NeedleIndex;
     use proptest::strategy::Strategy;
 
     /// [`masks`] of a full 64-byte block with AVX2 (the splitter's block scan before it looked
@@ -737,8 +823,12 @@ mod tests {
     }
 
     /// The splitter's `feed` as it was before its line loop was fused with the block scan
-    /// (a [`Breaks`] iterator, a `plain` query per line): the reference.
+    /// (a [`Breaks`] iterator, a `plain` query per line), each line's hints from the
+    /// chunk's [`NeedleIndex`] as the timeline asked them before the splitter found them
+    /// (every word for a line joined to buffered bytes): the reference.
     fn feed_ref(s: &mut LineSplitter, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
+        let mut ix = NeedleIndex::default();
+        ix.index(chunk);
         let mut start = 0;
         if let Some(prev) = s.after.take() {
             if let Some(&b) = chunk.first() {
@@ -761,17 +851,29 @@ mod tests {
             s.line_no += 1;
             if !carry {
                 let plain = breaks.plain(start, pos);
-                s.emit(body, Flags { cut: false, plain }, out);
+                let hints = ix.hints(body);
+                let flags = Flags {
+                    cut: false,
+                    plain,
+                    hints,
+                };
+                s.emit(body, flags, out);
             } else {
                 carry = false;
                 let cut = std::mem::take(&mut s.cutting);
                 if s.buf.is_empty() {
                     let plain = breaks.plain(start, pos);
-                    s.emit(body, Flags { cut, plain }, out);
+                    let hints = ix.hints(body);
+                    s.emit(body, Flags { cut, plain, hints }, out);
                 } else {
                     s.buf.extend_from_slice(body);
                     let buf = std::mem::take(&mut s.buf);
-                    s.emit(&buf, Flags { cut, plain: false }, out);
+                    let flags = Flags {
+                        cut,
+                        plain: false,
+                        hints: needles::ALL,
+                    };
+                    s.emit(&buf, flags, out);
                     s.buf = buf;
                     s.buf.clear();
                 }
@@ -797,6 +899,7 @@ mod tests {
                 Flags {
                     cut: true,
                     plain: false,
+                    hints: needles::ALL,
                 },
             );
         }
@@ -864,6 +967,31 @@ mod tests {
             if has_avx2() {
                 // SAFETY: the CPU has AVX2.
                 proptest::prop_assert_eq!(unsafe { controls_avx2(b) }, want);
+            }
+        }
+
+        /// The splitter's block scans (AVX2 where the CPU has it, and the portable one) flag
+        /// the control bytes of the block's first 64 and its needle candidates, by the byte
+        /// rules.
+        #[test]
+        fn scans_are_controls_and_candidates(block in proptest::collection::vec(
+            proptest::prop_oneof![
+                1 => 0u8..=255,
+                3 => proptest::sample::select(vec![b'@', b'a', b'o', b'h', b'r', b'\n', b'\t', 0x7f, 0x80]),
+            ],
+            66,
+        )) {
+            let b: &[u8; 66] = block.as_slice().try_into().unwrap();
+            let ctl = block[..64]
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, &c)| m | u64::from(!(0x20..=0x7e).contains(&c)) << i);
+            let want = ctl | needles::candidates_ref(b);
+            proptest::prop_assert_eq!(scan(b), want);
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: the CPU has AVX2.
+                proptest::prop_assert_eq!(unsafe { scan_avx2(b) }, want);
             }
         }
 
@@ -950,8 +1078,9 @@ mod tests {
 
         /// The fused line loop (with AVX2 where the CPU has it, and with the portable block
         /// scan) hands out what the reference `feed_ref` did: the same lines, numbers and
-        /// flags and the same count of cut pieces, however the input is chunked (breaks and
-        /// partners across block and chunk edges, carried and overlong lines included).
+        /// flags (the hints equal to what the chunk's old needle index gave) and the same count
+        /// of cut pieces, however the input is chunked (breaks and partners across block and
+        /// chunk edges, words across block edges, carried and overlong lines included).
         #[test]
         fn fused_feed_is_the_reference(
             parts in proptest::collection::vec(
@@ -959,6 +1088,7 @@ mod tests {
                     30 => proptest::sample::select(vec![
                         "a", " ", "\t", "\n", "\r", "\r\n", "\n\r", "\n\n", "\r\r",
                         "\x1b[0m", "\x7f", "\u{e9}", "abcdefghijklmnopqrstuvwxyz0123456789",
+                        "autoboot", "oard", " reached after ", "@", "o", "r", "h", "aoh",
                     ])
                     .prop_map(|w| w.as_bytes().to_vec()),
                     1 => (MAX_LINE - 70..MAX_LINE + 140).prop_map(|n| vec![b'x'; n]),
@@ -986,7 +1116,7 @@ mod tests {
             let want = run(|s, c, out| feed_ref(s, c, &mut |n, b, f| out(n, b, f)));
             let fast = run(|s, c, out| s.feed(c, &mut |n, b, f| out(n, b, f)));
             let portable = run(|s, c, out| {
-                s.feed_with(c, &mut |n, b, f| out(n, b, f), controls)
+                s.feed_with(c, &mut |n, b, f| out(n, b, f), scan)
             });
             proptest::prop_assert!(fast == want);
             proptest::prop_assert!(portable == want);

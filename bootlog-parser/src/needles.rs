@@ -1,16 +1,20 @@
 //! Words some grammars look for anywhere in a line (`autoboot`, `oard`, ` reached after `, `@`),
-//! found once per input chunk instead of once per line and grammar.
+//! found in the line splitter's block pass instead of once per line and grammar.
 //!
-//! Most lines hold none of them, yet without an index every line pays for three substring
-//! searches. `NeedleIndex` finds the words once over the whole chunk (with AVX2: one pass that
-//! flags `@` and a few pairs of bytes of the words, each flag then confirmed on the chunk's
-//! bytes; without: one SIMD search per word); each line then gets a bit set of the words it may
-//! contain (`NeedleIndex::hints`). A bit is only ever cleared when the word is certainly absent
-//! from the line's raw bytes, so a grammar that skips its search on a clear bit decides exactly
-//! as it would have searching.
+//! Most lines hold none of them, yet without hints every line pays for three substring
+//! searches. The splitter flags candidate bytes (`candidates`, `candidates_avx2`: `@` and a
+//! few pairs of bytes of the words) with its control bytes, confirms each on the chunk's bytes
+//! (`word_at`) and hands each line a bit set of the words it may contain
+//! (`lines::Flags::hints`). A bit is only ever cleared when the word is certainly absent from
+//! the line's raw bytes, so a grammar that skips its search on a clear bit decides exactly as
+//! it would have searching. `NeedleIndex` (a separate pass over the whole chunk, looked up per
+//! line) is what did this before: the tests keep it as the reference.
 
+#[cfg(test)]
 use aho_corasick::packed;
+#[cfg(test)]
 use memchr::memmem;
+#[cfg(test)]
 use std::sync::OnceLock;
 
 /// `autoboot` (U-Boot's prompt).
@@ -24,10 +28,12 @@ pub const AT: u8 = 8;
 /// Every word may be present: what a line outside the indexed chunk gets.
 pub const ALL: u8 = AUTOBOOT | OARD | REACHED | AT;
 
+#[cfg(test)]
 const WORDS: [&str; 4] = ["autoboot", "oard", " reached after ", "@"];
 
 /// A packed multi-word searcher for the words but `@` (pattern i is bit 1 << i), when the CPU
 /// has the SIMD it needs; `None` otherwise (one memmem pass per word then).
+#[cfg(test)]
 fn words_searcher() -> Option<&'static packed::Searcher> {
     static S: OnceLock<Option<packed::Searcher>> = OnceLock::new();
     S.get_or_init(|| {
@@ -44,6 +50,7 @@ fn words_searcher() -> Option<&'static packed::Searcher> {
 
 /// Where the words are in the current chunk, as `(offset of a byte inside the word, bit)` in
 /// ascending offset order, and a cursor over them for the lines asked about in order.
+#[cfg(test)]
 #[derive(Debug, Default)]
 pub(crate) struct NeedleIndex {
     found: Vec<(usize, u8)>,
@@ -55,6 +62,7 @@ pub(crate) struct NeedleIndex {
     len: usize,
 }
 
+#[cfg(test)]
 impl NeedleIndex {
     /// Indexes a new chunk (forgetting the previous one).
     pub(crate) fn index(&mut self, chunk: &[u8]) {
@@ -157,25 +165,78 @@ impl NeedleIndex {
 /// scan flagged: `@`, or the first byte of `a.h`, `a.o`, `a.r`, `o.h`, `o.o` or `o.r`, `.`
 /// any byte); if so records it as
 /// `(q, bit)`. `q` lies inside the word found, so the offsets recorded keep ascending.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[inline]
 fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
+    let bit = word_at(chunk, q);
+    if bit != 0 {
+        found.push((q, bit));
+    }
+}
+
+/// The bit of the word of `chunk` that holds the candidate offset `q` (see [`candidates`]),
+/// or 0 when none does: the splitter's block pass asks it about each candidate byte, and a
+/// line's hints are the bits of its candidates (a word holds no line break, so a word with a
+/// byte in a line lies in it). Out of line: most lines have no candidate.
+#[inline(never)]
+pub(crate) fn word_at(chunk: &[u8], q: usize) -> u8 {
     // `word` holds `q`, `at` bytes from its start.
     let is = |word: &[u8], at: usize| {
         q.checked_sub(at)
             .and_then(|s| chunk.get(s..s + word.len()))
             .is_some_and(|b| b == word)
     };
-    let bit = match chunk[q] {
+    match chunk[q] {
         b'@' => AT,
         first => match (first, chunk.get(q + 2)) {
             (b'o', Some(b'r')) if is(b"oard", 0) => OARD,
             (b'o', Some(b'o')) if is(b"autoboot", 3) => AUTOBOOT,
             (b'a', Some(b'h')) if is(b" reached after ", 3) => REACHED,
-            _ => return,
+            _ => 0,
         },
-    };
-    found.push((q, bit));
+    }
+}
+
+/// The candidate bytes of the 64-byte block starting `block` (whose two bytes after are the
+/// next block's first two, or zero past the chunk): bit i set where `block[i]` is `@`, or `a`
+/// or `o` with `h`, `o` or `r` two bytes later (see [`candidates_avx2`]). Each word has such
+/// a byte (the one [`word_at`] is asked about), so a line holding a word has a candidate; the
+/// splitter's portable pass (without AVX2) uses this.
+#[inline]
+pub(crate) fn candidates(block: &[u8; 66]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline, and the unaligned 16-byte loads read
+        // `block[16k..16k + 18]` for k < 4, which exists.
+        unsafe {
+            let eq = |v, b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            let mut m = 0u64;
+            for k in 0..4 {
+                let v0 = _mm_loadu_si128(block.as_ptr().add(16 * k) as *const __m128i);
+                let v2 = _mm_loadu_si128(block.as_ptr().add(16 * k + 2) as *const __m128i);
+                let f = _mm_or_si128(eq(v0, b'a'), eq(v0, b'o'));
+                let t = _mm_or_si128(_mm_or_si128(eq(v2, b'h'), eq(v2, b'o')), eq(v2, b'r'));
+                let c = _mm_or_si128(eq(v0, b'@'), _mm_and_si128(f, t));
+                m |= u64::from(_mm_movemask_epi8(c) as u16) << (16 * k);
+            }
+            m
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        candidates_ref(block)
+    }
+}
+
+/// [`candidates`] a byte at a time: the rule the SIMD versions stand for.
+#[cfg_attr(target_arch = "x86_64", cfg(test))]
+pub(crate) fn candidates_ref(block: &[u8; 66]) -> u64 {
+    (0..64).fold(0u64, |m, i| {
+        let c = block[i] == b'@'
+            || (matches!(block[i], b'a' | b'o') && matches!(block[i + 2], b'h' | b'o' | b'r'));
+        m | u64::from(c) << i
+    })
 }
 
 /// The candidates among the 64 bytes at `p`, as two 32-byte masks (a byte 0xff or 0): byte
@@ -188,7 +249,7 @@ fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn candidates_avx2(
+pub(crate) unsafe fn candidates_avx2(
     p: *const u8,
 ) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
     use std::arch::x86_64::*;
@@ -222,7 +283,7 @@ unsafe fn candidates_avx2(
 ///
 /// # Safety
 /// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn mask64(lo: std::arch::x86_64::__m256i, hi: std::arch::x86_64::__m256i) -> u64 {
@@ -236,7 +297,7 @@ unsafe fn mask64(lo: std::arch::x86_64::__m256i, hi: std::arch::x86_64::__m256i)
 ///
 /// # Safety
 /// The CPU must have AVX2, `to - from <= 64`, and `p[64from..64to + 2]` must be readable.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 unsafe fn scan_blocks(
@@ -265,7 +326,7 @@ unsafe fn scan_blocks(
 ///
 /// # Safety
 /// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
     // Blocks of 64 bytes that can be read with the two bytes after them: `64k + 66 <= len`.

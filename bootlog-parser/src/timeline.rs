@@ -11,7 +11,7 @@ use crate::board::BoardProfile;
 use crate::hoststamp::{self, HostScale, Layer};
 use crate::lines::{clean, clean_known, plain_text, Flags, LineSplitter, MAX_LINE};
 use crate::model::*;
-use crate::needles::{self, NeedleIndex};
+use crate::needles;
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::borrow::Cow;
@@ -43,13 +43,8 @@ struct State {
     last_scale: HostScale,
     /// The capture's host clock starts at power-on (perfguide's own captures).
     power_on: bool,
-    /// Where the anywhere-words are in the chunk being fed.
-    needles: NeedleIndex,
-    /// The words the current line may hold (see [`needles`]), or [`HINTS_LATER`] until a
-    /// grammar asks ([`State::hints`]).
+    /// The words the current line may hold (see [`needles`]), as the splitter found them.
     hints: u8,
-    /// Where the current line's raw bytes are (address, length), for [`State::hints`].
-    line_at: (usize, usize),
     /// Vectors and strings of boots handed back by [`Parser::recycle`], for the next boots.
     bin: Bin,
 }
@@ -157,9 +152,7 @@ impl Parser {
                 pending_origin: None,
                 last_scale: HostScale::Relative,
                 power_on: false,
-                needles: NeedleIndex::default(),
                 hints: needles::ALL,
-                line_at: (0, 0),
                 bin: Bin::default(),
             },
         }
@@ -176,7 +169,6 @@ impl Parser {
     /// Consumes a chunk of console bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
         let Self { splitter, state } = self;
-        state.needles.index(bytes);
         splitter.feed(bytes, &mut |n, b, f| state.line(n, b, f));
     }
 
@@ -235,9 +227,6 @@ pub fn parse_power_on_capture(bytes: &[u8], profile: &BoardProfile) -> Vec<Boot>
     p.feed(bytes);
     p.finish()
 }
-
-/// [`State::hints`] not computed yet: most lines (printk ones) never need them.
-const HINTS_LATER: u8 = 0x80;
 
 /// The first bytes of a text that may carry a prefix `record` strips: a Raspberry Pi firmware
 /// stamp (`MESS:`, `NNNNNN.NNN:`), a syslog `<n>`, or line noise (`\xNN` escapes, U+FFFD).
@@ -393,8 +382,7 @@ impl State {
             return;
         }
         // The text of a plain line is its raw bytes, so the raw bytes' words hold for it.
-        self.line_at = (bytes.as_ptr() as usize, bytes.len());
-        self.hints = HINTS_LATER;
+        self.hints = flags.hints;
         // SAFETY: the splitter flagged the line plain.
         self.line_text(n, unsafe { plain_text(bytes) });
     }
@@ -412,10 +400,7 @@ impl State {
         // The cleaned text of a plain line is its raw bytes, so the raw bytes' words hold for
         // it; a cleaned copy may join words (escapes removed), so it gets every hint.
         self.hints = match &text {
-            std::borrow::Cow::Borrowed(_) => {
-                self.line_at = (bytes.as_ptr() as usize, bytes.len());
-                HINTS_LATER
-            }
+            std::borrow::Cow::Borrowed(_) => flags.hints,
             std::borrow::Cow::Owned(_) => needles::ALL,
         };
         self.line_text(n, &text);
@@ -536,12 +521,9 @@ impl State {
         }
     }
 
-    /// The words the current line may hold (see [`needles`]), looked up on first use.
+    /// The words the current line may hold (see [`needles`]).
     #[inline]
     fn hints(&mut self) -> u8 {
-        if self.hints == HINTS_LATER {
-            self.hints = self.needles.hints_at(self.line_at.0, self.line_at.1);
-        }
         self.hints
     }
 
