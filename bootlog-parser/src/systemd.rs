@@ -90,25 +90,40 @@ pub fn span(i: &str) -> IResult<&str, f64> {
 }
 
 /// [`span`] by hand: the same language and value (a proptest compares them), as blame and
-/// critical-chain rows each hold one or two. `None` where `span` fails.
+/// critical-chain rows each hold one or two. `None` where `span` fails. Sums whole
+/// nanoseconds only; a span that is not a whole number of them under 2^53 in all (systemd
+/// never prints one) goes to the grammar, whose float sum is then the value.
 fn span_fast(i: &str) -> Option<(&str, f64)> {
     let mut rest = i;
-    let mut sum = None;
-    let mut exact = Some(0u64);
-    while let Some((r, v, x)) = span_part_fast(rest) {
-        sum = Some(sum.unwrap_or(0.0) + v);
-        exact = match (exact, x) {
-            (Some(e), Some(x)) => e.checked_add(x),
-            _ => None,
-        };
+    let mut total = 0u64;
+    let mut any = false;
+    while let Some((r, x)) = span_part_fast(rest) {
+        any = true;
+        match x.and_then(|x| total.checked_add(x)) {
+            Some(t) => total = t,
+            None => return span_slow(i),
+        }
         rest = r.strip_prefix(' ').unwrap_or(r);
     }
-    sum.map(|v| (rest, span_value(v, exact)))
+    if !any {
+        return None;
+    }
+    if total >= 1 << 53 {
+        return span_slow(i);
+    }
+    Some((rest, span_value(0.0, Some(total))))
 }
 
-/// [`span_part`] by hand (the float value and the exact nanoseconds, as it gives them, in a
-/// u64: a part past 2^64 nanoseconds is past the 2^53 that `span_value` takes).
-fn span_part_fast(i: &str) -> Option<(&str, f64, Option<u64>)> {
+/// [`span`] for the spans [`span_fast`] does not sum itself (out of line: they do not occur).
+#[cold]
+#[inline(never)]
+fn span_slow(i: &str) -> Option<(&str, f64)> {
+    span(i).ok()
+}
+
+/// [`span_part`] by hand: the rest after the part and its exact nanoseconds (`None` when it
+/// is not a whole number of them below 2^64, or has 16 digits or more).
+fn span_part_fast(i: &str) -> Option<(&str, Option<u64>)> {
     let b = i.as_bytes();
     // The digits (either side of a `.`) as one integer, read as they are counted; wrapping,
     // as it is used only when under 16 digits (no overflow then).
@@ -126,32 +141,24 @@ fn span_part_fast(i: &str) -> Option<(&str, f64, Option<u64>)> {
     // before `ms`, and no two others share a first byte), with its nanoseconds as
     // `c * 10^z`.
     let at = |j: usize| b.get(n + j).copied();
-    let (mul, c, z, unit) = match at(0) {
-        Some(b'm') if at(1) == Some(b'i') && at(2) == Some(b'n') => (60.0, 6, 10, 3),
-        Some(b'm') if at(1) == Some(b's') => (1e-3, 1, 6, 2),
-        Some(b'u') if at(1) == Some(b's') => (1e-6, 1, 3, 2),
+    let (c, z, unit) = match at(0) {
+        Some(b'm') if at(1) == Some(b'i') && at(2) == Some(b'n') => (6, 10, 3),
+        Some(b'm') if at(1) == Some(b's') => (1, 6, 2),
+        Some(b'u') if at(1) == Some(b's') => (1, 3, 2),
         // `µ` is 0xC2 0xB5 in UTF-8.
-        Some(0xC2) if at(1) == Some(0xB5) && at(2) == Some(b's') => (1e-6, 1, 3, "µs".len()),
-        Some(b's') => (1.0, 1, 9, 1),
-        Some(b'h') => (3600.0, 36, 11, 1),
-        Some(b'd') => (86400.0, 864, 11, 1),
+        Some(0xC2) if at(1) == Some(0xB5) && at(2) == Some(b's') => (1, 3, "µs".len()),
+        Some(b's') => (1, 9, 1),
+        Some(b'h') => (36, 11, 1),
+        Some(b'd') => (864, 11, 1),
         _ => return None,
     };
     // After the ASCII digits (and `.`) and the unit: char boundaries.
     let r = &i[n..];
-    // The digits as one integer over 10^places: exact, so the value parsing gives.
-    let small = int + places < 16;
-    let v = if small {
-        crate::linux::decimal(m, places)
-    } else {
-        None
-    };
-    let v = v.unwrap_or_else(|| i[..n].parse().unwrap_or(0.0));
     // `m * c * 10^z / 10^places` in whole nanoseconds, with the powers of ten cancelled
-    // first (under 16 digits `m` is exact; longer parts, which systemd never prints, are
-    // left to the float sum): `m / 10^(places - z) * c` (under 10^15 * 864) when it divides.
+    // first (under 16 digits `m` is exact; longer parts are left to the grammar):
+    // `m / 10^(places - z) * c` (under 10^15 * 864) when it divides.
     use crate::linux::POW10_U64;
-    let exact = if !small {
+    let exact = if int + places >= 16 {
         None
     } else if places <= z {
         m.checked_mul(c * POW10_U64[z - places])
@@ -159,7 +166,7 @@ fn span_part_fast(i: &str) -> Option<(&str, f64, Option<u64>)> {
         let d = POW10_U64[places - z];
         (m % d == 0).then(|| m / d * c)
     };
-    Some((&r[unit..], v * mul, exact))
+    Some((&r[unit..], exact))
 }
 
 /// Parses a whole string as a span.
@@ -501,8 +508,9 @@ mod tests {
             assert_eq!(v.to_bits(), want.to_bits(), "{t}: {v}");
             assert_eq!(span(t).unwrap().1.to_bits(), want.to_bits(), "nom {t}");
         }
-        // Under a nanosecond: no exact sum, the float product stays.
-        assert_eq!(span_str("0.5us").unwrap(), 0.5 * 1e-6);
+        // Not a whole number of nanoseconds: no exact sum, the grammar's float sum stays.
+        assert_eq!(span_str("0.0005us").unwrap(), 0.0005 * 1e-6);
+        assert_eq!(span_str("1s 0.0005us").unwrap(), 1.0 + 0.0005 * 1e-6);
     }
 
     proptest::proptest! {
