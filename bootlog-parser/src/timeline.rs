@@ -452,6 +452,14 @@ impl State {
         if lead.as_bytes().starts_with(b"[  OK  ]") {
             return self.record_unstamped(n, None, None, lead);
         }
+        // A digit right after the `[`: most such lines are host-stamped (grabserial's
+        // `[abs delta]`, `[2024-03-29 ...`), which the host reader takes first, so the failed
+        // printk read is not paid; a text both readers take cannot exist (a printk stamp's
+        // number ends in `]`, a host stamp's in a blank, `-` or `:`; see
+        // `host_and_printk_stamps_exclude`), so the order changes no answer.
+        if lead.as_bytes()[1].is_ascii_digit() {
+            return self.digit_bracket_line(n, text, lead);
+        }
         match linux::stamp_len(lead.as_bytes()) {
             Some((ts, len)) => {
                 let p = linux::printk_after(lead, ts, len);
@@ -463,6 +471,22 @@ impl State {
                 Layer::None(_) => self.record_unstamped(n, None, None, lead),
                 layer => self.layered(n, layer),
             },
+        }
+    }
+
+    /// [`State::bracket_line`] of a `lead` with a digit right after its `[`: the host stamp
+    /// read first, then (none found) the printk stamp, then neither.
+    #[inline(never)]
+    fn digit_bracket_line(&mut self, n: u64, text: &str, lead: &str) {
+        match hoststamp::bracket(text, lead) {
+            Layer::None(_) => match linux::stamp_len(lead.as_bytes()) {
+                Some((ts, len)) => {
+                    let p = linux::printk_after(lead, ts, len);
+                    self.record_printk_inline(n, None, None, lead, p);
+                }
+                None => self.record_unstamped(n, None, None, lead),
+            },
+            layer => self.layered(n, layer),
         }
     }
 
@@ -2630,6 +2654,49 @@ mod tests {
                 proptest::prop_assert_eq!(t, text.as_str());
                 proptest::prop_assert_eq!(ascii::trim_start(t), lead.as_str());
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// What [`State::digit_bracket_line`] relies on to read the host stamp first: no
+        /// `[`-text with a digit after its `[` has both a host stamp and a printk stamp.
+        #[test]
+        fn host_and_printk_stamps_exclude(
+            blanks in proptest::sample::select(vec!["", " ", "\t "]),
+            first in proptest::sample::select(vec!["0", "1", "12", "12345", "2024", "9"]),
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "1", "12.5", ".", "0.000123", ".000460", " ", "\t", "] ", "]", "[", ":", "-",
+                " 1.000000]", " 0.000460]", "0.217195", "-03-29 11:52:40.318]", ":00:01.500000]",
+                "  ", "x", "\u{e9}",
+            ]), 0..8),
+        ) {
+            let lead = format!("[{first}{}", parts.concat());
+            let text = format!("{blanks}{lead}");
+            let host = !matches!(hoststamp::bracket(&text, &lead), Layer::None(_));
+            let printk = linux::stamp_len(lead.as_bytes()).is_some();
+            proptest::prop_assert!(!(host && printk), "{:?}", lead);
+        }
+    }
+
+    #[test]
+    fn host_and_printk_stamp_cases() {
+        for lead in [
+            "[0.217195 0.000460] U-Boot",
+            "[2024-03-29 11:52:40.318] x",
+            "[12:00:01.500000] x",
+        ] {
+            assert!(
+                !matches!(hoststamp::bracket(lead, lead), Layer::None(_)),
+                "{lead}"
+            );
+            assert!(linux::stamp_len(lead.as_bytes()).is_none(), "{lead}");
+        }
+        for lead in ["[0.217195] x", "[12345.000001] x", "[1.5]"] {
+            assert!(
+                matches!(hoststamp::bracket(lead, lead), Layer::None(_)),
+                "{lead}"
+            );
+            assert!(linux::stamp_len(lead.as_bytes()).is_some(), "{lead}");
         }
     }
 
