@@ -1407,9 +1407,9 @@ impl State {
             if self.power_on && self.next_index == 0 {
                 self.cur.add_pre_console_stage();
             }
-            let boot = self.cur.finish(self.next_index, &mut self.bin);
+            self.cur
+                .finish(self.next_index, &mut self.bin, &mut self.done);
             self.next_index += 1;
-            self.done.push_back(boot);
         }
         // A boot that never started hands its warnings on to the next.
         self.cur.reset();
@@ -1621,7 +1621,9 @@ impl Builder {
     /// The finished boot. Its vectors are the builder's buffers when [`Parser::recycle`] left
     /// spares to put in their place (no allocation), else exact-size copies (one allocation
     /// each); the builder's own keep their capacity for the next boot (see [`Builder::reset`]).
-    fn finish(&mut self, index: usize, bin: &mut Bin) -> Boot {
+    /// Queued at the back of `done` and completed there: returned, the boot was copied out
+    /// of this frame's copy (a `memcpy` of the whole boot, each boot).
+    fn finish(&mut self, index: usize, bin: &mut Bin, done: &mut VecDeque<Boot>) {
         self.flush_bytes();
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
         // The closing warnings, appended before the warnings are copied out.
@@ -1684,7 +1686,7 @@ impl Builder {
         } else {
             spare(&mut bin.stages, held).unwrap_or_else(|| Vec::with_capacity(self.stages.len()))
         };
-        let mut boot = Boot {
+        done.push_back(Boot {
             index,
             complete: b.complete,
             lines: self.lines,
@@ -1715,6 +1717,10 @@ impl Builder {
             warnings: self
                 .warnings
                 .hand_out(&mut bin.warnings, held, &mut bin.strings),
+        });
+        // Just pushed.
+        let Some(boot) = done.back_mut() else {
+            return;
         };
         let end_host = if boot.complete {
             self.ready_host
@@ -1745,14 +1751,13 @@ impl Builder {
                     st.duration_s = Some(round6(b - a));
                 }
             } else {
-                self.target_figures(&boot, &mut st);
+                self.target_figures(boot, &mut st);
             }
             boot.stages.push(st);
         }
         if let Some(o) = self.printk_offset {
             boot.printk_offset_s = Some(round6(o - self.origin.unwrap_or(0.0)));
         }
-        boot
     }
 
     /// Stage figures from target clocks, when the log has no host stamps.
