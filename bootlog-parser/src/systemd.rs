@@ -114,6 +114,33 @@ fn span_fast(i: &str) -> Option<(&str, f64)> {
     Some((rest, span_value(0.0, Some(total))))
 }
 
+/// [`span_fast`] of a blame row's span as systemd-analyze prints most, `Nms ` (up to 9
+/// digits) or `I.Fs ` (up to 6 and 9 digits), followed by no digit: read in one pass with no
+/// loop over parts; `None` for any other text, which `span_fast` then reads (a proptest
+/// checks that they agree where this answers). Values stay under 10^15 ns, so exact.
+#[inline(always)]
+fn blame_span_fixed(i: &str) -> Option<(&str, f64)> {
+    let b = i.as_bytes();
+    let (m, int) = ascii::fold_digits(b, 0, 0);
+    let (ns, end) = match b.get(int)? {
+        b'm' if int != 0 && int <= 9 && b.get(int + 1) == Some(&b's') => (m * 1_000_000, int + 2),
+        b'.' if int != 0 && int <= 6 => {
+            let (m, k) = ascii::fold_digits(b, int + 1, m);
+            let places = k - (int + 1);
+            if places == 0 || places > 9 || b.get(k) != Some(&b's') {
+                return None;
+            }
+            (m * crate::linux::POW10_U64[9 - places], k + 1)
+        }
+        _ => return None,
+    };
+    // One blank, then no digit (a digit would start another part of the span).
+    if b.get(end) != Some(&b' ') || b.get(end + 1).map_or(true, u8::is_ascii_digit) {
+        return None;
+    }
+    Some((&i[end + 1..], ns as f64 / 1e9))
+}
+
 /// [`span`] for the spans [`span_fast`] does not sum itself (out of line: they do not occur).
 #[cold]
 #[inline(never)]
@@ -440,7 +467,10 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             if !has_unit_suffix(e) {
                 return None;
             }
-            let (rest, d) = span_fast(e)?;
+            let (rest, d) = match blame_span_fixed(e) {
+                Some(x) => x,
+                None => span_fast(e)?,
+            };
             let unit = ascii::trim_start_ws(rest);
             no_space(unit).then_some(SystemdLine::Blame(unit, d))
         }
@@ -486,6 +516,25 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Where the fixed blame-span reader answers, it answers as `span_fast` does.
+        #[test]
+        fn blame_span_fixed_is_span_fast(
+            int in "[0-9]{0,11}",
+            frac in "(\\.[0-9]{0,11})?",
+            unit in "(ms|s|min|us|m|)",
+            sep in "( |  |x|)",
+            tail in "([0-9]|a\\.service|\u{a0}x|)",
+        ) {
+            let t = format!("{int}{frac}{unit}{sep}{tail}");
+            if let Some((rest, v)) = blame_span_fixed(&t) {
+                let (want_rest, want) = span_fast(&t).expect("span_fast reads it too");
+                proptest::prop_assert_eq!(rest, want_rest, "{:?}", t);
+                proptest::prop_assert_eq!(v.to_bits(), want.to_bits(), "{:?}", t);
+            }
+        }
+    }
 
     /// Spans are their exact nanoseconds rounded once: a float sum gave 93.62899999999999 for
     /// `1min 33.629s` and 0.026000000000000002 for `26ms`.
