@@ -76,7 +76,7 @@ impl LineSplitter {
     /// compare for its length and one bit test for a partner byte; carried, long and
     /// partnered lines go out of line. A line is plain when no control byte but tabs came
     /// before its break. A candidate (a printable byte in the mask) is confirmed at once
-    /// ([`needles::word_at`]) and its word's bit goes to the line's hints.
+    /// ([`needles::hint_at`]) and its word's bit goes to the line's hints.
     #[inline(always)]
     fn feed_with(
         &mut self,
@@ -167,7 +167,8 @@ impl LineSplitter {
                     // that is not plain, in the line.
                     _ => {
                         if term.wrapping_sub(0x20) < 0x5f {
-                            hints |= needles::word_at(chunk, pos as usize - range.start as usize);
+                            hints |=
+                                needles::hint_at(chunk, pos as usize - range.start as usize, term);
                         } else {
                             plain &= term == b'\t';
                         }

@@ -174,6 +174,23 @@ fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
     }
 }
 
+/// [`word_at`] of the candidate offset `q`, with its cheap answers inline: `@` is [`AT`], and
+/// an `a` or `o` whose next byte is not `a`, `b` or `c` (the byte after the candidate in
+/// `oard`, `autoboot` and ` reached after `) is no word. Most `a`/`o` candidates of boot
+/// logs (`our`, `ash`, `arr`, ...) end there, without the call.
+/// `term` is `chunk[q]`, which the caller has at hand.
+#[inline(always)]
+pub(crate) fn hint_at(chunk: &[u8], q: usize, term: u8) -> u8 {
+    debug_assert_eq!(chunk.get(q), Some(&term));
+    if term == b'@' {
+        AT
+    } else if chunk.get(q + 1).is_some_and(|b| b.wrapping_sub(b'a') < 3) {
+        word_at(chunk, q)
+    } else {
+        0
+    }
+}
+
 /// The bit of the word of `chunk` that holds the candidate offset `q` (see [`candidates`]),
 /// or 0 when none does: the splitter's block pass asks it about each candidate byte, and a
 /// line's hints are the bits of its candidates (a word holds no line break, so a word with a
@@ -434,6 +451,23 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The inline first answers of `hint_at` are those of `word_at`, at every offset of
+        /// chunks built from the words, their pieces and the bytes of near misses.
+        #[test]
+        fn hint_at_is_word_at(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "autoboot", "oard", " reached after ", "@", "\n", "a", "o", "b", "c", "h",
+                "r", "oar", "our", "ach", "ash", "obo", "oto", "aar", "abo", " reached",
+                "auto", "boot", "after ", "ea", "oa",
+            ]),
+            0..60,
+        )) {
+            let chunk = parts.concat().into_bytes();
+            for q in 0..chunk.len() {
+                proptest::prop_assert_eq!(hint_at(&chunk, q, chunk[q]), word_at(&chunk, q));
+            }
+        }
+
         /// Every way to index a chunk gives each line exactly the words it holds, and each
         /// slice in order (cut anywhere, even inside a word) at least those.
         #[test]
