@@ -167,8 +167,18 @@ impl LineSplitter {
                     // that is not plain, in the line.
                     _ => {
                         if term.wrapping_sub(0x20) < 0x5f {
-                            hints |=
-                                needles::hint_at(chunk, pos as usize - range.start as usize, term);
+                            // A printable byte in `mask` is a candidate: `@`, or an `a` or
+                            // `o` whose byte two later is `h`, `o` or `r`, so not the zero
+                            // padding past the chunk: that byte, and the one before it, lie in
+                            // the chunk.
+                            let next = if term == b'@' {
+                                0
+                            } else {
+                                // SAFETY: `pos + 1 < end` (just above).
+                                unsafe { *pos.add(1) }
+                            };
+                            let q = pos as usize - range.start as usize;
+                            hints |= needles::hint_at(chunk, q, term, next);
                         } else {
                             plain &= term == b'\t';
                         }

@@ -178,13 +178,15 @@ fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
 /// an `a` or `o` whose next byte is not `a`, `b` or `c` (the byte after the candidate in
 /// `oard`, `autoboot` and ` reached after `) is no word. Most `a`/`o` candidates of boot
 /// logs (`our`, `ash`, `arr`, ...) end there, without the call.
-/// `term` is `chunk[q]`, which the caller has at hand.
+/// `term` is `chunk[q]` and `next` is `chunk[q + 1]` (0 past the chunk), which the caller
+/// has at hand.
 #[inline(always)]
-pub(crate) fn hint_at(chunk: &[u8], q: usize, term: u8) -> u8 {
+pub(crate) fn hint_at(chunk: &[u8], q: usize, term: u8, next: u8) -> u8 {
     debug_assert_eq!(chunk.get(q), Some(&term));
+    debug_assert_eq!(chunk.get(q + 1).copied().unwrap_or(0), next);
     if term == b'@' {
         AT
-    } else if chunk.get(q + 1).is_some_and(|b| b.wrapping_sub(b'a') < 3) {
+    } else if next.wrapping_sub(b'a') < 3 {
         word_at(chunk, q)
     } else {
         0
@@ -464,7 +466,8 @@ mod tests {
         )) {
             let chunk = parts.concat().into_bytes();
             for q in 0..chunk.len() {
-                proptest::prop_assert_eq!(hint_at(&chunk, q, chunk[q]), word_at(&chunk, q));
+                let next = chunk.get(q + 1).copied().unwrap_or(0);
+                proptest::prop_assert_eq!(hint_at(&chunk, q, chunk[q], next), word_at(&chunk, q));
             }
         }
 
