@@ -95,17 +95,9 @@ fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
 /// reference) paid a search and a compare for each.
 fn has_board_config(t: &str) -> bool {
     let b = t.as_bytes();
-    let at = |k: usize| {
-        k >= 1 && {
-            let s = &b[k - 1..];
-            s.starts_with(b"Board Configuration")
-                || s.starts_with(b"BoardConfig")
-                || s.starts_with(b"board config")
-        }
-    };
     let mut i = 0;
     while let Some(k) = ascii::find_pair(&b[i..], b'o', b'a') {
-        if at(i + k) {
+        if board_config_at(b, i + k) {
             return true;
         }
         i += k + 1;
@@ -113,21 +105,24 @@ fn has_board_config(t: &str) -> bool {
     false
 }
 
+/// Whether one of the board-config words starts a byte before `b[k]` (its `o`).
+#[inline(always)]
+fn board_config_at(b: &[u8], k: usize) -> bool {
+    k >= 1 && {
+        let s = &b[k - 1..];
+        s.starts_with(b"Board Configuration")
+            || s.starts_with(b"BoardConfig")
+            || s.starts_with(b"board config")
+    }
+}
+
 /// The `o`-by-`o` search [`has_board_config`] stands in for.
 #[cfg(test)]
 fn has_board_config_by_o(t: &str) -> bool {
     let b = t.as_bytes();
-    let at = |k: usize| {
-        k >= 1 && {
-            let s = &b[k - 1..];
-            s.starts_with(b"Board Configuration")
-                || s.starts_with(b"BoardConfig")
-                || s.starts_with(b"board config")
-        }
-    };
     let mut i = 0;
     while let Some(k) = ascii::find_byte(&b[i..], b'o') {
-        if at(i + k) {
+        if board_config_at(b, i + k) {
             return true;
         }
         i += k + 1;
