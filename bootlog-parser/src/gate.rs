@@ -92,20 +92,11 @@ pub fn grammars(first: u8, hints: u8) -> u16 {
     TABLE[usize::from(first)] | HINT_TABLE[usize::from(hints)]
 }
 
-/// [`grammars`] with the hint bits tested one by one: the reference the tables stand in for.
+/// [`grammars`] with the hint bits tested one by one ([`hint_grammars`] called, not looked
+/// up): the reference the hint table stands in for.
 #[cfg(test)]
 fn grammars_by_tests(first: u8, hints: u8) -> u16 {
-    let mut g = TABLE[usize::from(first)];
-    if hints & needles::AUTOBOOT != 0 {
-        g |= UBOOT;
-    }
-    if hints & needles::OARD != 0 {
-        g |= SYSFW;
-    }
-    if hints & (needles::REACHED | needles::AT) != 0 {
-        g |= SYSTEMD;
-    }
-    g
+    TABLE[usize::from(first)] | hint_grammars(hints)
 }
 
 #[cfg(test)]

@@ -26,15 +26,12 @@ fn unit_ns(unit: &str) -> u128 {
     }
 }
 
-/// A span's value: its exact nanoseconds (summed as integers) as seconds, rounded once, when
-/// every part is a whole number of nanoseconds under 2^53 in all (what systemd prints);
-/// otherwise the float sum of the parts. Summing floats rounds at each step: `1min 33.629s`
-/// came out as 93.62899999999999, `26ms` as 0.026000000000000002.
-fn span_value(sum: f64, exact_ns: Option<u64>) -> f64 {
-    match exact_ns {
-        Some(ns) if ns < 1 << 53 => ns as f64 / 1e9,
-        _ => sum,
-    }
+/// Whole nanoseconds under 2^53 as seconds, rounded once: a span's value when every part is
+/// a whole number of nanoseconds (what systemd prints). Summing float parts rounds at each
+/// step: `1min 33.629s` came out as 93.62899999999999, `26ms` as 0.026000000000000002.
+fn ns_secs(ns: u64) -> f64 {
+    debug_assert!(ns < 1 << 53);
+    ns as f64 / 1e9
 }
 
 /// One `<number><unit>` part of a systemd time span: its value in seconds (a float product)
@@ -74,7 +71,7 @@ fn span_part(i: &str) -> IResult<&str, (f64, Option<u128>)> {
     Ok((i, (v * mul, exact)))
 }
 
-/// A systemd time span: `1min 33.629s`, `481ms`, `4.865s` -> seconds (see [`span_value`]).
+/// A systemd time span: `1min 33.629s`, `481ms`, `4.865s` -> seconds (see [`ns_secs`]).
 pub fn span(i: &str) -> IResult<&str, f64> {
     // Summed as it goes (no Vec): the same left-to-right sum as collecting and summing.
     let (i, (sum, exact)) = fold_many1(
@@ -82,11 +79,12 @@ pub fn span(i: &str) -> IResult<&str, f64> {
         || (0.0, Some(0u128)),
         |(a, e): (f64, Option<u128>), (v, x)| (a + v, e.zip(x).and_then(|(e, x)| e.checked_add(x))),
     )(i)?;
-    // Past 2^53 the sum is not taken (see `span_value`), so past 2^64 neither.
-    Ok((
-        i,
-        span_value(sum, exact.and_then(|e| u64::try_from(e).ok())),
-    ))
+    // The exact sum when it is under 2^53 nanoseconds, else the float one.
+    let v = match exact {
+        Some(ns) if ns < 1 << 53 => ns_secs(ns as u64),
+        _ => sum,
+    };
+    Ok((i, v))
 }
 
 /// [`span`] by hand: the same language and value (a proptest compares them), as blame and
@@ -111,7 +109,7 @@ fn span_fast(i: &str) -> Option<(&str, f64)> {
     if total >= 1 << 53 {
         return span_slow(i);
     }
-    Some((rest, span_value(0.0, Some(total))))
+    Some((rest, ns_secs(total)))
 }
 
 /// [`span_fast`] of a blame row's span as systemd-analyze prints most, `Nms ` (up to 9
