@@ -177,7 +177,7 @@ fn stamp_after_dot(b: &[u8], i: usize) -> Found {
 /// answers, it answers what `stamp_general` does: the same digits, the same sum (`decimal`
 /// of 6 places is a division by 1e6).
 #[inline(always)]
-fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
+pub(crate) fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = LO << 7;
     // Bytes 6..14: `.`, six digits, `]`.
@@ -628,6 +628,21 @@ static SECOND: [u8; 256] = {
         t[pairs[k] as usize] = pairs[k + 1];
         k += 2;
     }
+    t
+};
+
+/// Whether a printk message whose first two bytes are `a`, `b` may be read by [`line`] or
+/// start `systemd` (the timeline's two grammars for printk messages): `false` rules both out
+/// in one lookup, so the timeline's fast path for plain printk lines takes the rest.
+#[inline(always)]
+pub(crate) fn may_be_marker(a: u8, b: u8) -> bool {
+    MARKER_SECOND[usize::from(a)] == b
+}
+
+/// [`SECOND`] and `sy` (`systemd`), for [`may_be_marker`].
+static MARKER_SECOND: [u8; 256] = {
+    let mut t = SECOND;
+    t[b's' as usize] = b'y';
     t
 };
 

@@ -431,10 +431,70 @@ impl State {
     }
 
     /// [`State::line_text`] of a line whose text `lead` (after its blanks) starts with `[`:
-    /// a printk stamp (no capture layer or prefix then, see `hoststamp::strip`, so the stamp,
-    /// read once here, goes straight to `record_printk`), else perhaps a host stamp.
+    /// a printk stamp in the kernel's `[%5lu.%06lu]` layout read at once, its line recorded
+    /// here when [`State::plain_printk`] can (most printk lines), else by
+    /// [`State::printk_line`]; any other `[`-text by [`State::bracket_other`]. (A text with
+    /// a printk stamp has no host stamp, see `host_and_printk_stamps_exclude`, so reading the
+    /// printk stamp first changes no answer.)
     #[inline(never)]
     fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
+        if let Some((ts, _)) = linux::stamp_fixed(lead.as_bytes()) {
+            if self.plain_printk(n, lead, ts) {
+                return;
+            }
+            return self.printk_line(n, lead, ts);
+        }
+        self.bracket_other(n, text, lead)
+    }
+
+    /// What [`State::printk_line`] does with a printk line `lead` stamped `ts` (14 bytes),
+    /// done in a few tests and stores when it is the usual kind: its message (after one
+    /// blank) starts with no kernel or systemd marker, no bootstage report runs, the time
+    /// does not go back, the kernel stage is open, and the default ready test rules it out
+    /// by its last byte. `false` (nothing done) for any other line.
+    #[inline(always)]
+    fn plain_printk(&mut self, n: u64, lead: &str, ts: f64) -> bool {
+        let b = lead.as_bytes();
+        let c = &mut self.cur;
+        if b.len() < 17
+            || b[14] != b' '
+            || linux::may_be_marker(b[15], b[16])
+            || c.bootstage.is_some()
+            || !c.started
+            || self.ready.is_some()
+            || b[b.len() - 1] == b':'
+            || b[b.len() - 1].is_ascii_whitespace()
+            || !c.stages.last().is_some_and(|s| s.id >= StageId::Kernel)
+        {
+            return false;
+        }
+        let Some(k) = c.boot.kernel.as_mut() else {
+            return false;
+        };
+        match k.last_ts_s {
+            Some(last) if k.first_ts_s.is_some() && ts + 1e-3 >= last => {}
+            _ => return false,
+        }
+        k.last_ts_s = Some(ts);
+        c.lines.1 = n;
+        c.tail_bytes += b.len() as u64 + 2;
+        true
+    }
+
+    /// [`State::bracket_line`] of a printk line `lead` whose 14-byte stamp reads `ts`, that
+    /// [`State::plain_printk`] did not take: the full printk record.
+    #[inline(never)]
+    fn printk_line(&mut self, n: u64, lead: &str, ts: f64) {
+        let p = linux::printk_after(lead, ts, 14);
+        self.record_printk_inline(n, None, None, lead, p);
+    }
+
+    /// [`State::bracket_line`] of a `lead` with no printk stamp in the kernel's own layout:
+    /// a printk stamp laid out otherwise (no capture layer or prefix then, see
+    /// `hoststamp::strip`, so the stamp, read once here, goes straight to `record_printk`),
+    /// else perhaps a host stamp.
+    #[inline(never)]
+    fn bracket_other(&mut self, n: u64, text: &str, lead: &str) {
         // `[` then neither a digit nor a blank (`[KPI]`, `[BOOTLOADER_PROFILE]`): no host
         // stamp (it has a digit right after `[` and its blanks, see `hoststamp::bracket`), so
         // what `layered` does with no layer, `record_text` of `lead` (`[` starts no prefix);
