@@ -439,26 +439,30 @@ impl State {
     #[inline(never)]
     fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
         if let Some((ts, _)) = linux::stamp_fixed(lead.as_bytes()) {
-            if self.plain_printk(n, lead, ts) {
-                return;
+            if !self.printk_usual(lead, ts) {
+                return self.printk_line(n, lead, ts);
             }
-            return self.printk_line(n, lead, ts);
+            let b = lead.as_bytes();
+            if linux::may_be_marker(b[15], b[16]) {
+                return self.marker_printk(n, lead, ts);
+            }
+            self.usual_printk_done(n, lead, ts);
+            return;
         }
         self.bracket_other(n, text, lead)
     }
 
-    /// What [`State::printk_line`] does with a printk line `lead` stamped `ts` (14 bytes),
-    /// done in a few tests and stores when it is the usual kind: its message (after one
-    /// blank) starts with no kernel or systemd marker, no bootstage report runs, the time
-    /// does not go back, the kernel stage is open, and the default ready test rules it out
-    /// by its last byte. `false` (nothing done) for any other line.
+    /// Whether a printk line `lead` stamped `ts` (14 bytes) is of the usual kind, whose
+    /// record [`State::printk_line`] would make with none of its rare steps: its message
+    /// starts after one blank and has two bytes, no bootstage report runs, the boot has
+    /// started, the kernel stage (or a later one) is open with a printk time that this one
+    /// does not go back from, and the default ready test rules the line out by its last byte.
     #[inline(always)]
-    fn plain_printk(&mut self, n: u64, lead: &str, ts: f64) -> bool {
+    fn printk_usual(&self, lead: &str, ts: f64) -> bool {
         let b = lead.as_bytes();
-        let c = &mut self.cur;
+        let c = &self.cur;
         if b.len() < 17
             || b[14] != b' '
-            || linux::may_be_marker(b[15], b[16])
             || c.bootstage.is_some()
             || !c.started
             || self.ready.is_some()
@@ -468,17 +472,46 @@ impl State {
         {
             return false;
         }
-        let Some(k) = c.boot.kernel.as_mut() else {
-            return false;
-        };
-        match k.last_ts_s {
-            Some(last) if k.first_ts_s.is_some() && ts + 1e-3 >= last => {}
-            _ => return false,
+        match c.boot.kernel.as_ref() {
+            Some(k) => match k.last_ts_s {
+                Some(last) => k.first_ts_s.is_some() && ts + 1e-3 >= last,
+                None => false,
+            },
+            None => false,
         }
-        k.last_ts_s = Some(ts);
+    }
+
+    /// The stores [`State::printk_line`] makes for a [`State::printk_usual`] line whose
+    /// message no kernel or systemd grammar reads: the kernel's last printk time, the line.
+    #[inline(always)]
+    fn usual_printk_done(&mut self, n: u64, lead: &str, ts: f64) {
+        let c = &mut self.cur;
+        if let Some(k) = c.boot.kernel.as_mut() {
+            k.last_ts_s = Some(ts);
+        }
         c.lines.1 = n;
-        c.tail_bytes += b.len() as u64 + 2;
-        true
+        c.tail_bytes += lead.len() as u64 + 2;
+    }
+
+    /// [`State::printk_line`] of a [`State::printk_usual`] line whose message may be a
+    /// kernel or systemd marker (initcall_debug's `calling` and `initcall` lines, thousands a
+    /// boot): the same steps, without the tests that cannot fire on such a line.
+    #[inline(never)]
+    fn marker_printk(&mut self, n: u64, lead: &str, ts: f64) {
+        if let Some(k) = self.cur.boot.kernel.as_mut() {
+            k.last_ts_s = Some(ts);
+        }
+        let msg = &lead[15..];
+        if let Some(l) = linux::line(msg) {
+            self.kernel(n, None, Some(ts), l);
+        } else if let Some(l) = msg
+            .starts_with("systemd")
+            .then(|| systemd::line_hinted(msg, self.hints()))
+            .flatten()
+        {
+            self.systemd(n, None, l);
+        }
+        self.touch(n, lead.len());
     }
 
     /// [`State::bracket_line`] of a printk line `lead` whose 14-byte stamp reads `ts`, that
