@@ -2717,6 +2717,61 @@ mod tests {
         }
     }
 
+    /// The boots of `lines` fed to a parser's state one by one (every hint set), each
+    /// `[`-line by [`State::bracket_line`] (`fast`) or by [`State::bracket_other`] alone,
+    /// which is what `bracket_line` was before its printk paths (`plain`, `marker_printk`).
+    fn boots_by_bracket_path(lines: &[String], fast: bool) -> Vec<Boot> {
+        let mut p = Parser::new(&BoardProfile::generic());
+        for (i, l) in lines.iter().enumerate() {
+            let n = i as u64 + 1;
+            let s = &mut p.state;
+            s.hints = needles::ALL;
+            let lead = ascii::trim_start(l);
+            match lead.as_bytes().first() {
+                Some(b'[') if fast => s.bracket_line(n, l, lead),
+                Some(b'[') => s.bracket_other(n, l, lead),
+                _ => s.line_text(n, l),
+            }
+        }
+        p.finish()
+    }
+
+    proptest::proptest! {
+        /// [`State::bracket_line`]'s printk paths (the usual line, the marker line) record
+        /// what [`State::bracket_other`] records, on logs glued from printk lines (stamps in
+        /// and out of the fixed layout, times going back, caller ids, markers, ready
+        /// prompts, trailing blanks) and the lines that open stages and reports around them.
+        #[test]
+        fn printk_paths_are_bracket_other(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "[    0.000000]", "[    1.000100]", "[    2.500000]", "[    2.500999]",
+                    "[    2.498000]", "[12345.000001]", "[    1.5]", "[   10.000000]", "",
+                    "[0.100000 0.100000]", " [    3.000000]",
+                ]),
+                proptest::sample::select(vec![" ", "", "  ", "[    T1] ", "\t"]),
+                proptest::sample::select(vec![
+                    "usb 1-1: new device", "calling  pci_init+0x0/0x90 @ 1",
+                    "initcall pci_init+0x0/0x90 returned 0 after 61 usecs",
+                    "initcall f returned -19 after 0 usecs", "calling", "in", "ca", "c", "",
+                    "systemd[1]: Started x.service", "systemd", "sy", "Booting Linux on physical CPU 0x0",
+                    "Linux version 6.1.0 (x)", "Run /init as init process", "Freeing unused kernel memory: 1K",
+                    "Kernel panic - not syncing: x", "Machine model: X", "Kernel command line: a=b",
+                    "qemu login:", "x login: ", "U-Boot 2024.01 (x)", "Starting kernel ...",
+                    "Mark    Elapsed  Stage", "  0  0  reset", "Accumulated time:", "[  OK  ] Started x",
+                    "NOTICE:  BL31: v2.10.0", "x:", "x \t",
+                ]),
+            ), 0..24),
+        ) {
+            let lines: Vec<String> = lines.iter().map(|(a, b, c)| format!("{a}{b}{c}")).collect();
+            proptest::prop_assert_eq!(
+                boots_by_bracket_path(&lines, true),
+                boots_by_bracket_path(&lines, false),
+                "{:?}", lines
+            );
+        }
+    }
+
     proptest::proptest! {
         /// The `[  OK  ]` shortcut of [`State::bracket_line`]: such a text has no printk
         /// stamp and no host layer, whatever follows.
