@@ -517,6 +517,13 @@ fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
 /// The `initcall` grammar by hand (initcall_debug prints one per initcall: thousands per
 /// boot); the same language and values as the nom [`initcall`], which a proptest compares.
 fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
+    initcall_parts(m).map(|(name, ret, usecs)| KernelLine::Initcall { name, ret, usecs })
+}
+
+/// [`initcall_fast`]'s answer as its parts `(name, ret, usecs)`, for the timeline's path for
+/// initcall_debug lines, which stores them with no [`KernelLine`] in between.
+#[inline(always)]
+pub(crate) fn initcall_parts(m: &str) -> Option<(&str, i64, u64)> {
     let r = m.strip_prefix("initcall ")?;
     let (name_len, f_len) = name_and_word_end(r);
     if f_len == 0 {
@@ -533,11 +540,7 @@ fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
         i
     };
     if let Some((ret, usecs)) = initcall_tail_fixed(b, f_len) {
-        return Some(KernelLine::Initcall {
-            name: &r[..name_len],
-            ret,
-            usecs,
-        });
+        return Some((&r[..name_len], ret, usecs));
     }
     let digits = |i: usize| crate::ascii::fold_digits(b, i, 0);
     if !b[f_len..].starts_with(b" returned ") {
@@ -571,11 +574,7 @@ fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
     } else {
         r[us_start..ue].parse().unwrap_or(0)
     };
-    Some(KernelLine::Initcall {
-        name: &r[..name_len],
-        ret,
-        usecs,
-    })
+    Some((&r[..name_len], ret, usecs))
 }
 
 /// `(ret, usecs)` of the tail from `at` of an initcall line laid out as the kernel prints
@@ -646,6 +645,23 @@ static MARKER_SECOND: [u8; 256] = {
     t
 };
 
+/// The function a `calling  name+0x0/0x90 @ 1` line (initcall_debug) names, as [`line`]
+/// reads it (`KernelLine::Calling`); `None` for a text that is no `calling` line.
+#[inline(always)]
+pub(crate) fn calling_name(m: &str) -> Option<&str> {
+    let r = m.strip_prefix("calling ")?;
+    // initcall_debug prints `calling  name`: one more blank before an ASCII graphic byte is
+    // all the blanks there are, and that byte a char boundary.
+    let w = match r.as_bytes() {
+        [b' ', 0x21..=0x7F, ..] => &r[1..],
+        _ => crate::ascii::trim_start_ws(r),
+    };
+    if w.is_empty() {
+        return None;
+    }
+    Some(name_of_first_word(w))
+}
+
 /// [`line`] without the two-byte check.
 fn line_full(m: &str) -> Option<KernelLine<'_>> {
     match m.as_bytes().first()? {
@@ -673,19 +689,7 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
             tail.starts_with("as init process")
                 .then_some(KernelLine::RunInit(path))
         }
-        b'c' => {
-            let r = m.strip_prefix("calling ")?;
-            // initcall_debug prints `calling  name`: one more blank before an ASCII graphic
-            // byte is all the blanks there are, and that byte a char boundary.
-            let w = match r.as_bytes() {
-                [b' ', 0x21..=0x7F, ..] => &r[1..],
-                _ => crate::ascii::trim_start_ws(r),
-            };
-            if w.is_empty() {
-                return None;
-            }
-            Some(KernelLine::Calling(name_of_first_word(w)))
-        }
+        b'c' => calling_name(m).map(KernelLine::Calling),
         b'i' => initcall_fast(m),
         _ => None,
     }

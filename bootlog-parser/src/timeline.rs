@@ -502,6 +502,28 @@ impl State {
             k.last_ts_s = Some(ts);
         }
         let msg = &lead[15..];
+        // initcall_debug's two lines read and stored here; `line` reads a `c` or `i` message
+        // as nothing else, and no `systemd` message starts with either.
+        match msg.as_bytes()[0] {
+            b'c' => {
+                if let Some(f) = linux::calling_name(msg) {
+                    self.calling(f);
+                }
+            }
+            b'i' => {
+                if let Some((name, ret, usecs)) = linux::initcall_parts(msg) {
+                    self.initcall(name, ret, usecs, Some(ts));
+                }
+            }
+            _ => self.marker_other(n, msg, ts),
+        }
+        self.touch(n, lead.len());
+    }
+
+    /// [`State::marker_printk`] of a message that is no initcall_debug line: the kernel and
+    /// systemd grammars as [`State::printk`] asks them.
+    #[inline(never)]
+    fn marker_other(&mut self, n: u64, msg: &str, ts: f64) {
         if let Some(l) = linux::line(msg) {
             self.kernel(n, None, Some(ts), l);
         } else if let Some(l) = msg
@@ -511,7 +533,6 @@ impl State {
         {
             self.systemd(n, None, l);
         }
-        self.touch(n, lead.len());
     }
 
     /// [`State::bracket_line`] of a printk line `lead` whose 14-byte stamp reads `ts`, that
@@ -1407,27 +1428,36 @@ impl State {
                     }
                 }
             }
-            K::Calling(f) => {
-                self.cur.calling.clear();
-                self.cur.calling.push_str(f);
-                self.cur.calling_open = true;
-            }
-            K::Initcall { name, ret, usecs } => {
-                self.cur.calling_open = false;
-                let pool = &mut self.bin.strings;
-                self.cur.initcalls.push(name, pool, |name| Initcall {
-                    name,
-                    duration_us: usecs,
-                    ret,
-                    ts_s: ts,
-                })
-            }
+            K::Calling(f) => self.calling(f),
+            K::Initcall { name, ret, usecs } => self.initcall(name, ret, usecs, ts),
             K::Panic(why) => {
                 let e = self.cur.errors.next_text(&mut self.bin.strings, 128);
                 let _ = e.write_fmt(format_args!("line {n}: Kernel panic - not syncing: {why}"));
                 self.mark("panic", n, host, ts);
             }
         }
+    }
+
+    /// A `calling` line's function (initcall_debug): the initcall now running.
+    #[inline(always)]
+    fn calling(&mut self, f: &str) {
+        self.cur.calling.clear();
+        self.cur.calling.push_str(f);
+        self.cur.calling_open = true;
+    }
+
+    /// An `initcall ... returned` line's parts (initcall_debug), stamped `ts`: one more
+    /// initcall of the boot, and none running.
+    #[inline(always)]
+    fn initcall(&mut self, name: &str, ret: i64, usecs: u64, ts: Option<f64>) {
+        self.cur.calling_open = false;
+        let pool = &mut self.bin.strings;
+        self.cur.initcalls.push(name, pool, |name| Initcall {
+            name,
+            duration_us: usecs,
+            ret,
+            ts_s: ts,
+        })
     }
 
     fn systemd(&mut self, n: u64, host: Option<f64>, l: systemd::SystemdLine) {
