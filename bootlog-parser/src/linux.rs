@@ -174,32 +174,49 @@ fn stamp_after_dot(b: &[u8], i: usize) -> Found {
 /// [`stamp_len`] of a `[`-text laid out as printk prints its stamps, `[%5lu.%06lu]` (blanks,
 /// then 1 to 5 digits, filling 5 bytes; `.`; 6 digits; `]`), checked with two 8-byte words
 /// and no loop; `None` for any other text, which [`stamp_general`] then reads. Where it
-/// answers, it answers what `stamp_general` does: the same digits, the same sum (`decimal`
-/// of 6 places is a division by 1e6).
+/// answers, it answers what `stamp_general` does: the same 11 digits as one exact integer,
+/// divided once by 1e6. (Its first byte is not looked at: callers know it is `[`.)
 #[inline(always)]
 pub(crate) fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = LO << 7;
-    // Bytes 6..14: `.`, six digits, `]`.
-    let frac = dot_six(word_at(b, 6)?, b']')?;
-    // Bytes 0..8: `[`, the 5-byte seconds field, `.`, a digit. The field's blanks (exact
-    // per byte: no carries) must all come before its first digit, and byte 5 be a digit.
-    let head = word_at(b, 0)?;
-    let y = head ^ (LO * u64::from(b' '));
-    let blank = !(((y & !HI).wrapping_add(!HI) | y) & HI) & 0x0000_8080_8080_8000;
-    let run = (blank >> 15).wrapping_mul(0xFF);
-    if run & run.wrapping_add(1) != 0 || blank & (HI << 40) != 0 {
+    // Bytes 6..14, `.ffffff]`, xor their layout: the ends zero, digit values between. One
+    // add flags a byte past 9 (digits) or past 0 (ends); a byte of 0x80 or more is flagged
+    // by itself, and a carry only leaves a byte already flagged.
+    let t = word_at(b, 6)? ^ u64::from_le_bytes(*b".000000]");
+    if (t.wrapping_add(0x7F76_7676_7676_767F) | t) & HI != 0 {
         return None;
     }
-    // Leading blanks made `0` (a leading zero changes nothing), then all five digits.
-    let field = ((head | (blank >> 3)) ^ (LO * u64::from(b'0'))) & 0x0000_FFFF_FFFF_FF00;
-    if (field.wrapping_add(LO * 0x76) | field) & HI != 0 {
+    // Bytes 1..6, the seconds field, xor `0`: digits become their values, blanks 0x10.
+    let h = (word_at(b, 0)? ^ (LO * u64::from(b'0'))) & 0x0000_FFFF_FFFF_FF00;
+    // Bit 4 of bytes 1..5 (byte 5, the last, must be a digit): the blanks, if valid; `m`
+    // their bytes all ones, which must be a run from byte 1 (no blank after a digit).
+    let d = h & 0x0000_0010_1010_1000;
+    let m = (d >> 4).wrapping_mul(0xFF);
+    let z = h ^ d;
+    // Blanks' bytes must now be 0 (+ 0x7F flags any other), digits' at most 9 (+ 0x76).
+    let add = 0x0000_7676_7676_7600 + (m & 0x0000_0009_0909_0900);
+    if m & m.wrapping_add(0x100) != 0 || (z.wrapping_add(add) | z) & 0x0000_8080_8080_8000 != 0 {
         return None;
     }
+    // The 11 digits as two 8-digit words (first byte most significant): `000` then the
+    // seconds' first three digits, and their last two then the six of the fraction.
+    let whole = eight_digits(z << 32) * 100_000_000 + eight_digits((t << 8) | (z >> 32));
     // One exact integer, divided once: the decimal the stamp spells, rounded once (a sum of
     // the whole and the fraction could round twice: 1.133506 as 1.1335060000000001).
-    let secs = (six_digits(field) * 1_000_000 + frac) as f64 / POW10[6];
-    Some((secs, 14))
+    Some((whole as f64 / POW10[6], 14))
+}
+
+/// The number whose eight decimal digits are the bytes of `v` (each 0..=9, first byte the
+/// most significant): pairs, then quads, then the whole, by multiplies (Lemire's reading of
+/// eight digits).
+#[inline(always)]
+fn eight_digits(v: u64) -> u64 {
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    const MASK: u64 = 0x0000_00FF_0000_00FF;
+    (((v & MASK).wrapping_mul(100 + (1_000_000 << 32)))
+        .wrapping_add(((v >> 16) & MASK).wrapping_mul(1 + (10_000 << 32))))
+        >> 32
 }
 
 /// The value of the six digits of a word laid out `.dddddd` then `end` (first byte lowest),
@@ -899,7 +916,7 @@ mod tests {
             frac in "[0-9]{6}",
             tail in "[ a-z\\]]{0,3}",
             edits in proptest::collection::vec(
-                (1usize..16, proptest::sample::select(b"0 9/:.]\t\xfa\xff".to_vec())),
+                (1usize..16, proptest::sample::select(b"0 9/:.]\t\xfa\xff*%\x10\x30\x1a".to_vec())),
                 0..3,
             ),
         ) {
@@ -990,6 +1007,10 @@ mod tests {
             ("[    1.962102] x", 1.962102),
             ("[12345.000001]", 12345.000001),
             ("[  123.456789]]", 123.456789),
+            ("[99999.999999]", 99999.999999),
+            ("[ 1234.500000]", 1234.5),
+            ("[   12.000010]", 12.00001),
+            ("[00001.000001]", 1.000001),
         ] {
             assert_eq!(stamp_fixed(t.as_bytes()), Some((v, 14)), "{t}");
         }
@@ -1000,6 +1021,15 @@ mod tests {
             "[    1.00000]",
             "[    1.000000",
             "[ 123456.000001]",
+            "[1    .000000]",
+            "[  1  .000000]",
+            "[ *  1.000000]",
+            "[%   1.000000]",
+            "[\x10   1.000000]",
+            "[   :1.000000]",
+            "[    1.00000:]",
+            "[    1.000000[",
+            "[    1:000000]",
         ] {
             assert_eq!(stamp_fixed(t.as_bytes()), None, "{t}");
         }
