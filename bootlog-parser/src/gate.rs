@@ -5,6 +5,7 @@
 //! starts with fixed prefixes (or needs an anywhere-word), so a table of the first bytes each
 //! one can accept rules most of them out at once. The sets are supersets taken from each
 //! grammar's code; a test checks that a line outside a grammar's set never matches it.
+//! [`may_match`] looks at the first two bytes, for the lines that no grammar takes at all.
 
 use crate::needles;
 
@@ -92,6 +93,91 @@ pub fn grammars(first: u8, hints: u8) -> u16 {
     TABLE[usize::from(first)] | HINT_TABLE[usize::from(hints)]
 }
 
+/// The first two bytes of every line a grammar (or [`crate::timeline`]'s user-space opening,
+/// `in`/`IN`/`St`/`We`) may take when the hints announce none of their words, taken from each
+/// grammar's own two-byte (or longer) check: U-Boot, SBL (but its `S` lines), OP-TEE, SYSFW,
+/// TF-A, OpenSBI, Raspberry Pi, Linux, systemd (but its number lines), user space.
+const PAIRS: [&[u8; 2]; 49] = [
+    b"St", b"U-", b"Tr", b"Ti", b"SP", b"Ma", b"Ac", b"##", //
+    b"KP", b"[B", b"[K", b"fx", b"**", b"MC", b"cy", b"De", b"Im", //
+    b"I/", b"D/", b"E/", b"F/", b"W/", //
+    b"SY", b"TI", b"DM", //
+    b"NO", b"IN", b"WA", b"ER", b"VE", //
+    b"Op", //
+    b"RP", b"Fi", b"Lo", //
+    b"Bo", b"Un", b"Li", b"Ke", b"Fr", b"Ru", b"ca", b"in", //
+    b"[ ", b"[F", b"We", b"sy", //
+    b"St", b"in", b"IN",
+];
+
+/// The first bytes after which a grammar may take a line whatever its second byte (or a line of
+/// one byte): SBL's `S` lines (`SBL Revision:`, `Starting linux`, `2nd stage bootloader`
+/// anywhere) and systemd's blame rows (a number first).
+const ANY_SECOND: &[u8] = b"S0123456789";
+
+/// The class of every byte as a second byte: its bit in [`FIRST_ROW`]'s masks (bit 0 for the
+/// bytes no pair of [`PAIRS`] has second, a NUL and the missing byte of a one-byte line too).
+const fn second_bits() -> [u64; 256] {
+    let mut t = [1u64; 256];
+    let mut next = 1;
+    let mut i = 0;
+    while i < PAIRS.len() {
+        let b = PAIRS[i][1] as usize;
+        if t[b] == 1 {
+            assert!(next < 64, "more second bytes than bits");
+            t[b] = 1 << next;
+            next += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// [`second_bits`], looked up by [`may_match`].
+static SECOND_BIT: [u64; 256] = second_bits();
+
+/// For every first byte, the [`SECOND_BIT`] classes of the second bytes that may follow it in a
+/// line some grammar takes (every class for an [`ANY_SECOND`] byte).
+const fn first_rows() -> [u64; 256] {
+    let bits = second_bits();
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < PAIRS.len() {
+        let p = PAIRS[i];
+        t[p[0] as usize] |= bits[p[1] as usize];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < ANY_SECOND.len() {
+        t[ANY_SECOND[j] as usize] = u64::MAX;
+        j += 1;
+    }
+    t
+}
+
+/// [`first_rows`], looked up by [`may_match`].
+static FIRST_ROW: [u64; 256] = first_rows();
+
+/// Whether some grammar may take a non-empty text starting with `first` then `second` (0 for a
+/// text of one byte) and holding the words in `hints`: [`grammars`] tells which, once this
+/// says yes. Exact on the two bytes where [`grammars`] only looks at the first, so many lines
+/// that no grammar takes (a third of those the first byte lets in, on the bench log) are told
+/// so by two loads, and skip the grammars' chain and the frame it needs.
+#[inline(always)]
+pub fn may_match(first: u8, second: u8, hints: u8) -> bool {
+    hints & needles::ALL != 0
+        || FIRST_ROW[usize::from(first)] & SECOND_BIT[usize::from(second)] != 0
+}
+
+/// [`may_match`] by a search of [`PAIRS`] and [`ANY_SECOND`]: the reference its tables stand
+/// in for.
+#[cfg(test)]
+fn may_match_by_search(first: u8, second: u8, hints: u8) -> bool {
+    hints & needles::ALL != 0
+        || ANY_SECOND.contains(&first)
+        || PAIRS.iter().any(|p| **p == [first, second])
+}
+
 /// [`grammars`] with the hint bits tested one by one ([`hint_grammars`] called, not looked
 /// up): the reference the hint table stands in for.
 #[cfg(test)]
@@ -103,6 +189,7 @@ fn grammars_by_tests(first: u8, hints: u8) -> u16 {
 mod tests {
     use super::*;
     use crate::{linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
+    use proptest::strategy::Strategy;
 
     /// Each grammar with the hints it gets in the timeline: none, so only its first-byte set
     /// can let a line through.
@@ -147,10 +234,179 @@ mod tests {
     }
 
     #[test]
+    fn pair_tables_are_the_search() {
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                for hints in [
+                    0,
+                    0x10,
+                    0x80,
+                    needles::AUTOBOOT,
+                    needles::OARD,
+                    needles::REACHED,
+                    needles::AT,
+                ] {
+                    assert_eq!(
+                        may_match(first, second, hints),
+                        may_match_by_search(first, second, hints),
+                        "{first:#x} {second:#x} {hints:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether a text starts as one the timeline's user-space test takes (see
+    /// `State::classify`), which the pair gate must let through too.
+    fn opens_userspace(t: &str) -> bool {
+        [
+            "init started: BusyBox",
+            "INIT: version",
+            "Starting ",
+            "Welcome to ",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+    }
+
+    #[test]
+    fn samples_pass_their_pair_gate() {
+        for (_, t) in SAMPLES {
+            let b = t.as_bytes();
+            assert!(may_match(b[0], b[1], 0), "{t:?}");
+        }
+        for t in [
+            "init started: BusyBox",
+            "INIT: version 2.88",
+            "Starting foo",
+            "Welcome to X",
+        ] {
+            assert!(opens_userspace(t) && may_match(t.as_bytes()[0], t.as_bytes()[1], 0));
+        }
+        // Lines no grammar takes, turned away by their second byte (their first lets them in).
+        for t in [
+            "Some words",
+            "Mounting /",
+            "DRAM: 2 GiB",
+            "In: serial",
+            "cpu0: ok",
+        ] {
+            let b = t.as_bytes();
+            assert!(
+                grammars(b[0], 0) != 0 && (b[0] == b'S' || !may_match(b[0], b[1], 0)),
+                "{t:?}"
+            );
+        }
+        assert!(!may_match(b'M', b'o', 0) && may_match(b'M', b'o', needles::AT));
+    }
+
+    #[test]
     fn samples_pass_their_gate() {
         for (bit, t) in SAMPLES {
             assert!(matches(bit, t), "{t:?}");
             assert!(grammars(t.as_bytes()[0], 0) & bit != 0, "{t:?}");
+        }
+    }
+
+    /// The words the grammars' prefixes are made of, for the proptests.
+    const WORDS: &[&str] = &[
+        "U-Boot ",
+        "SPL ",
+        "Trying to boot from ",
+        "Timer summary in microseconds (",
+        "Starting kernel",
+        "KPI_DATA:",
+        "[BOOTLOADER_PROFILE]",
+        "[KPI]",
+        "fxn:",
+        "**",
+        "SBL Revision:",
+        "MCU @ ",
+        "cycles per usec",
+        "/TC:",
+        "SYSFW ABI:",
+        "TIFS ver:",
+        "DMSC ABI revision",
+        "NOTICE:",
+        "INFO:",
+        "BL31: v2",
+        "OpenSBI v1",
+        "RPi: BOOTLOADER",
+        "Firmware: ",
+        "Loaded 'kernel8.img'",
+        "Linux version ",
+        "Run /init as init process",
+        "initcall f returned 0 after 5 usecs",
+        "calling  f+0x0/0x1 @ 1",
+        "systemd[1]: ",
+        "[  OK  ]",
+        "Startup finished in 1s (kernel) + 2s (userspace) = 3s",
+        "Welcome to ",
+        "1.234s a.service",
+        " @1.2s",
+        " reached after ",
+        "autoboot",
+        "Board Configuration",
+        "2nd stage bootloader",
+        "init started: BusyBox",
+        "INIT: version",
+        " ",
+        "x",
+        "0",
+        ":",
+        "=",
+        "us",
+        "\t",
+        "Mark Elapsed Stage",
+        "Accumulated time:",
+        "### ERROR ###",
+        "SPL: failed to boot",
+        "Starting ATF",
+        "Starting linux",
+        "Starting start4.elf",
+        "Uncompressing Linux",
+        "Booting Linux",
+        "Kernel command line: x",
+        "Kernel panic - not syncing",
+        "Machine model: x",
+        "Freeing unused kernel",
+        "Detected overflow",
+        "Image loading done",
+        "[FAILED]",
+        "[BOOTLOADER PROFILE]",
+        "KPI_DATA: ",
+        "W/TA:",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// A text whose first two bytes the pair gate turns away (no hint set) matches no
+        /// grammar and opens no user space, whatever follows: the text is the grammars' words
+        /// (the first one perhaps cut short), after none, one or two bytes picked among the
+        /// prefixes' own first bytes or any char.
+        #[test]
+        fn no_grammar_matches_outside_the_pairs(
+            lead in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(b"UTSMA#K[f*cDIEFWNVORLBis0123456789xm-rPyeYpu /".to_vec())
+                    .prop_map(char::from),
+                proptest::prelude::any::<char>(),
+            ], 0..3),
+            head in proptest::sample::select(WORDS.to_vec()),
+            cut in 0usize..4,
+            rest in proptest::collection::vec(proptest::sample::select(WORDS.to_vec()), 0..5),
+        ) {
+            let head = head.get(cut.min(head.len())..).unwrap_or("");
+            let lead: String = lead.into_iter().collect();
+            let t = format!("{lead}{head}{}", rest.concat());
+            let b = t.as_bytes();
+            if let Some(&first) = b.first() {
+                if !may_match(first, b.get(1).copied().unwrap_or(0), 0) {
+                    for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+                        proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
+                    }
+                    proptest::prop_assert!(!opens_userspace(&t), "{:?}", t);
+                }
+            }
         }
     }
 
@@ -161,17 +417,7 @@ mod tests {
         #[test]
         fn no_grammar_matches_outside_its_set(
             first in proptest::prelude::any::<char>(),
-            rest in proptest::collection::vec(proptest::sample::select(vec![
-                "U-Boot ", "SPL ", "Trying to boot from ", "Timer summary in microseconds (",
-                "Starting kernel", "KPI_DATA:", "[BOOTLOADER_PROFILE]", "[KPI]", "fxn:", "**",
-                "SBL Revision:", "MCU @ ", "cycles per usec", "/TC:", "SYSFW ABI:", "TIFS ver:",
-                "DMSC ABI revision", "NOTICE:", "INFO:", "BL31: v2", "OpenSBI v1", "RPi: BOOTLOADER",
-                "Firmware: ", "Loaded 'kernel8.img'", "Linux version ", "Run /init as init process",
-                "initcall f returned 0 after 5 usecs", "calling  f+0x0/0x1 @ 1", "systemd[1]: ",
-                "[  OK  ]", "Startup finished in 1s (kernel) + 2s (userspace) = 3s", "Welcome to ",
-                "1.234s a.service", " @1.2s", " reached after ", "autoboot", "Board Configuration",
-                " ", "x", "0", ":", "=", "us", "\t",
-            ]), 0..6),
+            rest in proptest::collection::vec(proptest::sample::select(WORDS.to_vec()), 0..6),
         ) {
             let t = format!("{first}{}", rest.concat());
             let g = grammars(t.as_bytes()[0], 0);

@@ -336,12 +336,18 @@ fn is_columns_line(t: &str) -> bool {
 /// no call.
 #[inline(always)]
 fn is_default_ready(t: &str) -> bool {
-    let may = match t.as_bytes().last() {
+    may_be_default_ready(t.as_bytes()) && is_default_ready_tail(t)
+}
+
+/// Whether a text `b` ends in `:` or a blank, as every match of [`DEFAULT_READY`] does: the
+/// inlined first test of [`is_default_ready`].
+#[inline(always)]
+fn may_be_default_ready(b: &[u8]) -> bool {
+    match b.last() {
         Some(b':') => true,
         Some(c) => c.is_ascii_whitespace(),
         None => false,
-    };
-    may && is_default_ready_tail(t)
+    }
 }
 
 /// [`is_default_ready`] of a text that ends in `:` or a blank (out of line). The text's end
@@ -351,6 +357,13 @@ fn is_default_ready(t: &str) -> bool {
 /// in the tests, with a proptest that they agree.
 #[inline(never)]
 fn is_default_ready_tail(t: &str) -> bool {
+    login_tail(t)
+}
+
+/// The body of [`is_default_ready_tail`], inlined into [`State::ready_if_login`] too (which
+/// then calls nothing on most lines, and needs no frame).
+#[inline(always)]
+fn login_tail(t: &str) -> bool {
     let b = t.as_bytes();
     let n = b.len();
     let end = if n >= 2 && b[n - 1] != b':' && !b[n - 2].is_ascii_whitespace() {
@@ -752,8 +765,38 @@ impl State {
 
     /// [`State::record_text`] of a text with no printk stamp: the bootstage and cores lists,
     /// the grammars, and the line's bytes and ready test.
+    ///
+    /// Most such texts are taken by no grammar, outside a bootstage report and with the default
+    /// ready test: those are told by [`gate::may_match`] on their first two bytes and only
+    /// touch the boot here. Every other path is a call that is the last thing done, so this
+    /// needs no frame (no callee-saved register saved and restored a line).
     #[inline(never)]
     fn record_unstamped(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        let b = t.as_bytes();
+        if let [first, ..] = *b {
+            let second = b.get(1).copied().unwrap_or(0);
+            if self.cur.bootstage.is_none()
+                && fw.is_none()
+                && self.markers.is_empty()
+                && self.ready.is_none()
+                && !gate::may_match(first, second, self.hints)
+            {
+                // What `record_unstamped_slow` does with it: no grammar (nor user space's
+                // opening) can take it, no marker to try, so only `touch` and the ready test.
+                self.touch(n, t.len());
+                if may_be_default_ready(b) {
+                    self.ready_if_login(n, host, t);
+                }
+                return;
+            }
+        }
+        self.record_unstamped_slow(n, host, fw, t);
+    }
+
+    /// [`State::record_unstamped`] of a text the grammars may take, or read in a bootstage
+    /// report, or empty, or with a firmware stamp, markers or a profile's ready pattern.
+    #[inline(never)]
+    fn record_unstamped_slow(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if t.is_empty() {
             if self.cur.started {
                 self.cur.lines.1 = n;
@@ -770,6 +813,15 @@ impl State {
         self.classify(n, host, fw, t);
         self.touch(n, t.len());
         if self.is_ready(t) {
+            self.ready(n, host, t);
+        }
+    }
+
+    /// [`State::ready`] if `t` (which ends in `:` or a blank) is a login prompt
+    /// ([`is_default_ready_tail`], inlined here: this is out of line for it).
+    #[inline(never)]
+    fn ready_if_login(&mut self, n: u64, host: Option<f64>, t: &str) {
+        if login_tail(t) {
             self.ready(n, host, t);
         }
     }
