@@ -772,25 +772,41 @@ impl State {
     /// needs no frame (no callee-saved register saved and restored a line).
     #[inline(never)]
     fn record_unstamped(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
-        let b = t.as_bytes();
-        if let [first, ..] = *b {
-            let second = b.get(1).copied().unwrap_or(0);
-            if self.cur.bootstage.is_none()
-                && fw.is_none()
-                && self.markers.is_empty()
-                && self.ready.is_none()
-                && !gate::may_match(first, second, self.hints)
-            {
-                // What `record_unstamped_slow` does with it: no grammar (nor user space's
-                // opening) can take it, no marker to try, so only `touch` and the ready test.
-                self.touch(n, t.len());
-                if may_be_default_ready(b) {
-                    self.ready_if_login(n, host, t);
-                }
-                return;
-            }
+        if self.takes_no_grammar(t) && fw.is_none() {
+            return self.record_ungrammatical(n, host, t);
         }
         self.record_unstamped_slow(n, host, fw, t);
+    }
+
+    /// Whether a text with no firmware stamp is one that [`State::record_unstamped_slow`]
+    /// would only touch the boot with and test for the ready prompt: not empty, outside a
+    /// bootstage report, with no markers or profile ready pattern to try, and turned away by
+    /// [`gate::may_match`] (so no grammar, nor user space's opening, can take it).
+    #[inline(always)]
+    fn takes_no_grammar(&self, t: &str) -> bool {
+        let b = t.as_bytes();
+        match *b {
+            [first, ..] => {
+                let second = b.get(1).copied().unwrap_or(0);
+                // The gate first: the texts it lets in (which go on to the grammars) are told
+                // so soonest.
+                !gate::may_match(first, second, self.hints)
+                    && self.cur.bootstage.is_none()
+                    && self.markers.is_empty()
+                    && self.ready.is_none()
+            }
+            [] => false,
+        }
+    }
+
+    /// [`State::record_unstamped_slow`] of a text [`State::takes_no_grammar`] said yes to:
+    /// `touch` and the default ready test, the prompt's last-byte test inlined.
+    #[inline(always)]
+    fn record_ungrammatical(&mut self, n: u64, host: Option<f64>, t: &str) {
+        self.touch(n, t.len());
+        if may_be_default_ready(t.as_bytes()) {
+            self.ready_if_login(n, host, t);
+        }
     }
 
     /// [`State::record_unstamped`] of a text the grammars may take, or read in a bootstage
