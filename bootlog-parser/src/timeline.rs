@@ -787,7 +787,11 @@ impl State {
         let b = t.as_bytes();
         match *b {
             [first, ..] => {
-                let second = b.get(1).copied().unwrap_or(0);
+                // A text of one byte has no second: its first stands in (no grammar takes a
+                // text of one byte but after the bytes `gate::may_match` takes whatever follows).
+                // SAFETY: `b` holds `first`, so its length is at least 1 and the index, 1 for a
+                // longer text and 0 for a text of one byte, is below it.
+                let second = unsafe { *b.get_unchecked(usize::from(b.len() > 1)) };
                 // The gate first: the texts it lets in (which go on to the grammars) are told
                 // so soonest.
                 !gate::may_match(first, second, self.hints)
