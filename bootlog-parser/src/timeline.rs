@@ -15,7 +15,7 @@ use crate::needles;
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The ready pattern used when a profile gives none: a login prompt.
@@ -33,7 +33,7 @@ struct State {
     ready: Option<Regex>,
     markers: Vec<(StageId, Regex)>,
     cur: Builder,
-    done: VecDeque<Boot>,
+    done: Done,
     next_index: usize,
     /// Host clock continuity across grabserial `-m` base resets.
     host_offset: f64,
@@ -145,7 +145,7 @@ impl Parser {
                 ready,
                 markers,
                 cur: Builder::default(),
-                done: VecDeque::new(),
+                done: Done::default(),
                 next_index: 0,
                 host_offset: 0.0,
                 last_host_raw: None,
@@ -174,28 +174,31 @@ impl Parser {
 
     /// Boots completed so far (a later boot began after them); drains them.
     pub fn take_boots(&mut self) -> impl Iterator<Item = Boot> + '_ {
-        self.state.done.drain(..)
+        let mut all = Vec::new();
+        while let Some(b) = self.next_boot() {
+            all.push(b);
+        }
+        all.into_iter()
     }
 
     /// The oldest boot completed so far, if any: [`Parser::take_boots`] one at a time, so each
     /// can be handed back to [`Parser::recycle`] before the next is taken.
     pub fn next_boot(&mut self) -> Option<Boot> {
-        self.state.done.pop_front()
+        self.state.done.take_front()
     }
 
     /// The oldest boot completed so far, borrowed: with [`Parser::recycle_front`] the
     /// [`Parser::next_boot`] / [`Parser::recycle`] round trip without moving the boot out
-    /// and back in (two copies of a few hundred bytes per boot).
+    /// and back in, and the boot stays whole where it is for a later boot to be built in.
     pub fn next_boot_mut(&mut self) -> Option<&mut Boot> {
         self.state.done.front_mut()
     }
 
     /// Drops the oldest completed boot (the one [`Parser::next_boot_mut`] lends), handing it
-    /// back as [`Parser::recycle`] does.
+    /// back: it stays where it is, whole, and a later boot is built in it (its vectors and
+    /// strings rewritten, see [`Builder::finish`]).
     pub fn recycle_front(&mut self) {
-        if let Some(b) = self.state.done.pop_front() {
-            self.state.bin.recycle(b);
-        }
+        self.state.done.skip_front();
     }
 
     /// Hands back a boot the caller is done with: later boots reuse its vectors and strings
@@ -209,7 +212,7 @@ impl Parser {
         let Self { splitter, state } = &mut self;
         splitter.finish(&mut |n, b, f| state.line(n, b, f));
         state.end_boot();
-        self.state.done.into_iter().collect()
+        self.state.done.into_boots()
     }
 }
 
@@ -1818,7 +1821,7 @@ impl Builder {
     /// each); the builder's own keep their capacity for the next boot (see [`Builder::reset`]).
     /// Queued at the back of `done` and completed there: returned, the boot was copied out
     /// of this frame's copy (a `memcpy` of the whole boot, each boot).
-    fn finish(&mut self, index: usize, bin: &mut Bin, done: &mut VecDeque<Boot>) {
+    fn finish(&mut self, index: usize, bin: &mut Bin, done: &mut Done) {
         self.flush_bytes();
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
         // The closing warnings, appended before the warnings are copied out.
@@ -1842,7 +1845,12 @@ impl Builder {
                 self.calling
             ));
         }
-        let components = self.components_map(bin);
+        let boot = done.next_slot();
+        // What the slot held before (a boot handed back in place, or nothing): the parts
+        // rebuilt from the bin go back to it, the lists rewritten below stay.
+        bin.clear_rare(boot);
+        bin.keep_map(std::mem::take(&mut boot.components));
+        boot.components = self.components_map(bin);
         let b = &mut self.boot;
         let held = &mut bin.held;
         let mut systemd = b.systemd.take();
@@ -1859,7 +1867,7 @@ impl Builder {
         }
         // The last report (see `close_bootstage`), copied into a spare whose strings are
         // rewritten in place.
-        let bootstage = match b.bootstage_reports.last() {
+        boot.bootstage = match b.bootstage_reports.last() {
             Some(last) => {
                 let v =
                     spare(&mut bin.records, held).unwrap_or_else(|| Vec::with_capacity(last.len()));
@@ -1876,47 +1884,41 @@ impl Builder {
             }
             None => Vec::new(),
         };
-        let stages = if self.stages.is_empty() {
-            Vec::new()
-        } else {
-            spare(&mut bin.stages, held).unwrap_or_else(|| Vec::with_capacity(self.stages.len()))
-        };
-        done.push_back(Boot {
-            index,
-            complete: b.complete,
-            lines: self.lines,
-            stages,
-            components,
-            sbl_profile: self
-                .sbl_points
-                .hand_out(&mut bin.sbl_points, held, &mut bin.strings),
-            sbl_total_us: hand_out(&mut b.sbl_total_us, &mut bin.numbers, held),
-            bootstage,
-            bootstage_accumulated: hand_out(
-                &mut b.bootstage_accumulated,
-                &mut bin.accumulated,
-                held,
-            ),
-            bootstage_reports: hand_out(&mut b.bootstage_reports, &mut bin.reports, held),
-            initcalls: self
-                .initcalls
-                .hand_out(&mut bin.initcalls, held, &mut bin.strings),
-            kernel: b.kernel.take(),
-            systemd,
-            login_prompt: b.login_prompt.take(),
-            marks: hand_out(&mut b.marks, &mut bin.marks, held),
-            errors: self
-                .errors
-                .hand_out(&mut bin.errors, held, &mut bin.strings),
-            printk_offset_s: None,
-            warnings: self
-                .warnings
-                .hand_out(&mut bin.warnings, held, &mut bin.strings),
-        });
-        // Just pushed.
-        let Some(boot) = done.back_mut() else {
-            return;
-        };
+        boot.index = index;
+        boot.complete = b.complete;
+        boot.lines = self.lines;
+        boot.bootstage_accumulated =
+            hand_out(&mut b.bootstage_accumulated, &mut bin.accumulated, held);
+        boot.bootstage_reports = hand_out(&mut b.bootstage_reports, &mut bin.reports, held);
+        boot.kernel = b.kernel.take();
+        boot.systemd = systemd;
+        boot.login_prompt = b.login_prompt.take();
+        boot.printk_offset_s = None;
+        // The lists most boots have: swapped with the slot's own (its items the builder's
+        // stale slots to rewrite), or taken from the bin's spares when the slot is new.
+        let pool = &mut bin.strings;
+        self.sbl_points
+            .swap_out(&mut boot.sbl_profile, &mut bin.sbl_points, held, pool);
+        self.initcalls
+            .swap_out(&mut boot.initcalls, &mut bin.initcalls, held, pool);
+        self.errors
+            .swap_out(&mut boot.errors, &mut bin.errors, held, pool);
+        self.warnings
+            .swap_out(&mut boot.warnings, &mut bin.warnings, held, pool);
+        boot.sbl_total_us.clear();
+        swap_list(
+            &mut b.sbl_total_us,
+            &mut boot.sbl_total_us,
+            &mut bin.numbers,
+            held,
+        );
+        clear_marks(&mut boot.marks, pool);
+        swap_list(&mut b.marks, &mut boot.marks, &mut bin.marks, held);
+        boot.stages.clear();
+        if boot.stages.capacity() == 0 && !self.stages.is_empty() {
+            boot.stages = spare(&mut bin.stages, held)
+                .unwrap_or_else(|| Vec::with_capacity(self.stages.len()));
+        }
         let end_host = if boot.complete {
             self.ready_host
         } else {
@@ -2026,6 +2028,46 @@ fn hand_out<T>(buf: &mut Vec<T>, spares: &mut Vec<Vec<T>>, held: &mut usize) -> 
     }
 }
 
+/// Moves a builder buffer's items into `dst`, a boot's emptied list, by swapping the two:
+/// the builder keeps `dst`'s capacity (or a spare's, when `dst` has none) for the next boot.
+/// Nothing moves when the buffer is empty.
+fn swap_list<T>(src: &mut Vec<T>, dst: &mut Vec<T>, spares: &mut Vec<Vec<T>>, held: &mut usize) {
+    debug_assert!(dst.is_empty());
+    if src.is_empty() {
+        return;
+    }
+    if dst.capacity() == 0 {
+        if let Some(s) = spare(spares, held) {
+            *dst = s;
+        }
+    }
+    std::mem::swap(src, dst);
+}
+
+/// Empties a boot's marks, their made kinds to the pool.
+fn clear_marks(v: &mut Vec<Mark>, pool: &mut StringPool) {
+    for m in v.drain(..) {
+        if let Cow::Owned(k) = m.kind {
+            pool.put(k);
+        }
+    }
+}
+
+/// Bounds a list kept whole for its items' strings to be rewritten (see [`Slots`]) as the
+/// pool is bounded: a vector too big is freed, and so is a string too long for the pool.
+fn bound_whole<T: Named>(v: &mut Vec<T>) {
+    if vec_bytes(v) > Bin::MAX_VEC_BYTES {
+        *v = Vec::new();
+        return;
+    }
+    for it in v.iter_mut() {
+        let name = it.name_mut();
+        if name.capacity() >= MIN_CAP << STRING_CLASSES {
+            *name = String::new();
+        }
+    }
+}
+
 /// Bytes of a vector's buffer.
 fn vec_bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
@@ -2057,12 +2099,7 @@ fn keep_whole<T: Named>(spares: &mut Vec<Vec<T>>, held: &mut usize, mut v: Vec<T
     if bytes == 0 || bytes > Bin::MAX_VEC_BYTES || *held + bytes > Bin::VEC_BUDGET {
         return;
     }
-    for it in &mut v {
-        let name = it.name_mut();
-        if name.capacity() >= MIN_CAP << STRING_CLASSES {
-            *name = String::new();
-        }
-    }
+    bound_whole(&mut v);
     *held += bytes;
     spares.push(v);
 }
@@ -2164,6 +2201,37 @@ impl<T: Named> Slots<T> {
     }
 }
 
+impl<T: Named> Slots<T> {
+    /// Moves the items into `dst`, a boot's list holding only stale items (those of a boot
+    /// handed back in place) or none: the two vectors are swapped, the builder taking `dst`'s
+    /// items (bounded, see [`bound_whole`]) as its slots to rewrite, or a spare's when `dst`
+    /// has no buffer. With no items this boot, the slots stay and `dst` goes to the spares
+    /// whole (its strings for a later boot to rewrite, not to the pool one by one).
+    fn swap_out(
+        &mut self,
+        dst: &mut Vec<T>,
+        spares: &mut Vec<Vec<T>>,
+        held: &mut usize,
+        pool: &mut StringPool,
+    ) {
+        if self.len == 0 {
+            if dst.capacity() != 0 {
+                keep_whole(spares, held, std::mem::take(dst));
+            }
+            return;
+        }
+        self.cut(pool);
+        self.len = 0;
+        if dst.capacity() == 0 {
+            if let Some(s) = spare(spares, held) {
+                *dst = s;
+            }
+        }
+        bound_whole(dst);
+        std::mem::swap(&mut self.v, dst);
+    }
+}
+
 impl Slots<String> {
     /// A cleared string as the next item, to write into: the next slot's, else the pool's
     /// with room for `room` bytes.
@@ -2187,6 +2255,62 @@ fn key_sig(k: &str) -> u64 {
         | u64::from(b.last().copied().unwrap_or(0)) << 24
         | u64::from(b.get(b.len() / 2).copied().unwrap_or(0)) << 32;
     x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The completed boots, oldest first, in `boots[head..len]`. The other slots hold boots
+/// handed out already: lent ones ([`Parser::next_boot_mut`], [`Parser::recycle_front`]) stay
+/// whole for a later boot to be built in ([`Builder::finish`] rewrites their lists and
+/// strings in place: no taking apart, no moving a boot in and out of a queue), taken ones
+/// ([`Parser::next_boot`]) are left empty. There are as many slots as boots were ever
+/// waiting at once.
+#[derive(Default)]
+struct Done {
+    boots: Vec<Boot>,
+    head: usize,
+    len: usize,
+}
+
+impl Done {
+    /// The oldest completed boot.
+    fn front_mut(&mut self) -> Option<&mut Boot> {
+        self.boots[self.head..self.len].first_mut()
+    }
+
+    /// Hands out the oldest completed boot, leaving it in its slot; once none waits, every
+    /// slot is free again.
+    fn skip_front(&mut self) {
+        if self.head < self.len {
+            self.head += 1;
+            if self.head == self.len {
+                self.head = 0;
+                self.len = 0;
+            }
+        }
+    }
+
+    /// Takes the oldest completed boot out of its slot.
+    fn take_front(&mut self) -> Option<Boot> {
+        let b = std::mem::take(self.front_mut()?);
+        self.skip_front();
+        Some(b)
+    }
+
+    /// The slot for the next completed boot: a free one, holding what a boot handed out left
+    /// there, or a new empty one.
+    fn next_slot(&mut self) -> &mut Boot {
+        if self.len == self.boots.len() {
+            self.boots.push(Boot::default());
+        }
+        self.len += 1;
+        &mut self.boots[self.len - 1]
+    }
+
+    /// The completed boots.
+    fn into_boots(mut self) -> Vec<Boot> {
+        self.boots.truncate(self.len);
+        self.boots.drain(..self.head);
+        self.boots
+    }
 }
 
 /// Vectors and strings of boots handed back by [`Parser::recycle`], cleared, for the boots
@@ -2230,81 +2354,86 @@ impl Bin {
 
     /// Takes a boot apart: its strings to the pool, its vectors (emptied) to the spares, but
     /// for the vectors of named items, kept whole for [`Slots`] to rewrite (see [`keep_whole`]).
-    fn recycle(&mut self, boot: Boot) {
+    fn recycle(&mut self, mut boot: Boot) {
+        self.clear_rare(&mut boot);
         let Boot {
-            index: _,
-            complete: _,
-            lines: _,
             mut stages,
             components,
             sbl_profile,
             mut sbl_total_us,
-            bootstage,
-            mut bootstage_accumulated,
-            mut bootstage_reports,
             initcalls,
-            kernel,
-            systemd,
-            login_prompt,
             mut marks,
             errors,
-            printk_offset_s: _,
             warnings,
+            ..
         } = boot;
+        self.keep_map(components);
         let pool = &mut self.strings;
         let held = &mut self.held;
         stages.clear();
         keep(&mut self.stages, held, stages);
-        // The map is kept whole, its strings in it: the next boot with the same components
-        // rewrites its values (see `Builder::components_map`).
-        if !components.is_empty() {
-            if self.maps.len() == Bin::MAX_MAPS {
-                pool.put_map(self.maps.remove(0).1);
-            }
-            let sig = components
-                .keys()
-                .fold(0u64, |a, k| a.wrapping_add(key_sig(k)));
-            self.maps.push((sig, components));
-        }
         keep_whole(&mut self.sbl_points, held, sbl_profile);
         sbl_total_us.clear();
         keep(&mut self.numbers, held, sbl_total_us);
-        self.keep_records(bootstage);
-        bootstage_accumulated
-            .drain(..)
-            .for_each(|a| self.strings.put(a.name));
-        keep(&mut self.accumulated, &mut self.held, bootstage_accumulated);
-        for r in bootstage_reports.drain(..) {
-            self.keep_records(r);
-        }
-        keep(&mut self.reports, &mut self.held, bootstage_reports);
-        let pool = &mut self.strings;
-        let held = &mut self.held;
         keep_whole(&mut self.initcalls, held, initcalls);
-        if let Some(k) = kernel {
+        clear_marks(&mut marks, pool);
+        keep(&mut self.marks, held, marks);
+        keep_whole(&mut self.errors, held, errors);
+        keep_whole(&mut self.warnings, held, warnings);
+    }
+
+    /// Empties the parts of a boot that [`Builder::finish`] builds from the bin (not in place):
+    /// their strings to the pool, their vectors to the spares. The rest is left as it is.
+    fn clear_rare(&mut self, boot: &mut Boot) {
+        if boot.bootstage.capacity() != 0 {
+            let v = std::mem::take(&mut boot.bootstage);
+            self.keep_records(v);
+        }
+        if boot.bootstage_accumulated.capacity() != 0 {
+            let mut v = std::mem::take(&mut boot.bootstage_accumulated);
+            v.drain(..).for_each(|a| self.strings.put(a.name));
+            keep(&mut self.accumulated, &mut self.held, v);
+        }
+        if boot.bootstage_reports.capacity() != 0 {
+            let mut v = std::mem::take(&mut boot.bootstage_reports);
+            for r in v.drain(..) {
+                self.keep_records(r);
+            }
+            keep(&mut self.reports, &mut self.held, v);
+        }
+        let pool = &mut self.strings;
+        if let Some(k) = boot.kernel.take() {
             for s in [k.version, k.cmdline, k.machine].into_iter().flatten() {
                 pool.put(s);
             }
         }
-        if let Some(sd) = systemd {
+        if let Some(sd) = boot.systemd.take() {
             if let Some((unit, _)) = sd.target_reached {
                 pool.put(unit);
             }
+            let held = &mut self.held;
             keep_whole(&mut self.blames, held, sd.blame);
             keep_whole(&mut self.chains, held, sd.critical_chain);
             keep_whole(&mut self.failed, held, sd.failed);
         }
-        if let Some(l) = login_prompt {
-            self.strings.put(l);
+        if let Some(l) = boot.login_prompt.take() {
+            pool.put(l);
         }
-        for m in marks.drain(..) {
-            if let Cow::Owned(k) = m.kind {
-                self.strings.put(k);
-            }
+    }
+
+    /// Keeps a boot's components map whole, its strings in it: a later boot with the same
+    /// components rewrites its values (see [`Builder::components_map`]).
+    fn keep_map(&mut self, components: BTreeMap<String, String>) {
+        if components.is_empty() {
+            return;
         }
-        keep(&mut self.marks, &mut self.held, marks);
-        keep_whole(&mut self.errors, &mut self.held, errors);
-        keep_whole(&mut self.warnings, &mut self.held, warnings);
+        if self.maps.len() == Bin::MAX_MAPS {
+            self.strings.put_map(self.maps.remove(0).1);
+        }
+        let sig = components
+            .keys()
+            .fold(0u64, |a, k| a.wrapping_add(key_sig(k)));
+        self.maps.push((sig, components));
     }
 
     fn keep_records(&mut self, v: Vec<BootstageRecord>) {
@@ -2648,7 +2777,9 @@ mod tests {
                 p.recycle_front();
             }
         }
-        assert!(!p.state.bin.marks.is_empty());
+        // Lent boots stay in their slots, to be built in again: a few slots serve them all.
+        let slots = p.state.done.boots.len();
+        assert!((1..=8).contains(&slots), "{slots} slots");
         for b in p.finish() {
             assert_eq!(b, whole[got], "boot {got} (lent)");
             got += 1;
