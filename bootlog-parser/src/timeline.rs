@@ -1759,23 +1759,26 @@ impl Builder {
             if *s != sig || m.len() != have.len() {
                 continue;
             }
-            let same = m
-                .iter_mut()
-                .all(|(mk, mv)| match have.iter().find(|(k, _)| k == mk) {
-                    Some((_, v)) => {
-                        mv.clear();
-                        mv.push_str(v);
-                        true
-                    }
-                    None => false,
-                });
-            if same {
+            if rewrite_same_keys(m, have) {
                 return bin.maps.swap_remove(i).1;
             }
         }
         have.iter()
             .map(|(k, v)| (bin.strings.take(k), bin.strings.take(v)))
             .collect()
+    }
+
+    /// Writes this boot's components into `map`, the slot's map (that of a boot handed back
+    /// in place, or none): rewritten there when it has the same keys, the common case of a
+    /// log of like boots (no signature to sum, no map to look for), else kept in the bin
+    /// and replaced by [`Builder::components_map`]'s.
+    fn components_into(&self, bin: &mut Bin, map: &mut BTreeMap<String, String>) {
+        let have = &self.components[..self.components_len];
+        if !map.is_empty() && map.len() == have.len() && rewrite_same_keys(map, have) {
+            return;
+        }
+        bin.keep_map(std::mem::take(map));
+        *map = self.components_map(bin);
     }
 
     /// Adds `rom` from power-on (host 0) to the first stage, when the host clock tells.
@@ -1849,12 +1852,14 @@ impl Builder {
         // What the slot held before (a boot handed back in place, or nothing): the parts
         // rebuilt from the bin go back to it, the lists rewritten below stay.
         bin.clear_rare(boot);
-        bin.keep_map(std::mem::take(&mut boot.components));
-        boot.components = self.components_map(bin);
+        self.components_into(bin, &mut boot.components);
         let b = &mut self.boot;
         let held = &mut bin.held;
-        let mut systemd = b.systemd.take();
-        if let Some(sd) = &mut systemd {
+        // Moved only when there is one (most boots have none): `clear_rare` left `None`.
+        if b.systemd.is_some() {
+            boot.systemd = b.systemd.take();
+        }
+        if let Some(sd) = &mut boot.systemd {
             sd.blame = self
                 .sd_blame
                 .hand_out(&mut bin.blames, held, &mut bin.strings);
@@ -1891,7 +1896,6 @@ impl Builder {
             hand_out(&mut b.bootstage_accumulated, &mut bin.accumulated, held);
         boot.bootstage_reports = hand_out(&mut b.bootstage_reports, &mut bin.reports, held);
         boot.kernel = b.kernel.take();
-        boot.systemd = systemd;
         boot.login_prompt = b.login_prompt.take();
         boot.printk_offset_s = None;
         // The lists most boots have: swapped with the slot's own (its items the builder's
@@ -2246,6 +2250,21 @@ impl Slots<String> {
     }
 }
 
+/// Rewrites the values of `m` from `have` when every key of `m` is in `have` (as many keys
+/// on both sides, each distinct, means the same keys); stops at the first key missing,
+/// leaving some values rewritten (harmless: a map is only used once all are).
+fn rewrite_same_keys(m: &mut BTreeMap<String, String>, have: &[(String, String)]) -> bool {
+    m.iter_mut()
+        .all(|(mk, mv)| match have.iter().find(|(k, _)| k == mk) {
+            Some((_, v)) => {
+                mv.clear();
+                mv.push_str(v);
+                true
+            }
+            None => false,
+        })
+}
+
 /// A key's share of the signature of a set of keys (their wrapping sum, so the order does not
 /// matter): equal sets have equal signatures; unequal ones mostly not (a match is checked).
 fn key_sig(k: &str) -> u64 {
@@ -2402,10 +2421,13 @@ impl Bin {
             keep(&mut self.reports, &mut self.held, v);
         }
         let pool = &mut self.strings;
-        if let Some(k) = boot.kernel.take() {
-            for s in [k.version, k.cmdline, k.machine].into_iter().flatten() {
-                pool.put(s);
+        if let Some(k) = &mut boot.kernel {
+            for s in [&mut k.version, &mut k.cmdline, &mut k.machine] {
+                if let Some(s) = s.take() {
+                    pool.put(s);
+                }
             }
+            boot.kernel = None;
         }
         if let Some(sd) = boot.systemd.take() {
             if let Some((unit, _)) = sd.target_reached {
