@@ -364,9 +364,9 @@ fn is_run_key(n: &[u8], run: u64, name: &[u8]) -> bool {
 
 /// `a == b`, with short slices (names of initcalls and SBL steps) compared as one or two
 /// words in line instead of through a `memcmp` call; 8 to 16 bytes, the commonest, tested
-/// first with one compare.
+/// first with one compare. Also the timeline's compare of component keys and values.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

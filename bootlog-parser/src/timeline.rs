@@ -12,6 +12,7 @@ use crate::hoststamp::{self, HostScale, Layer};
 use crate::lines::{clean, clean_known, plain_text, Flags, LineSplitter, MAX_LINE};
 use crate::model::*;
 use crate::needles;
+use crate::stats::same_bytes;
 use crate::{ascii, gate, linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 use regex::Regex;
 use std::borrow::Cow;
@@ -1772,13 +1773,18 @@ impl Builder {
     /// in place, or none): rewritten there when it has the same keys, the common case of a
     /// log of like boots (no signature to sum, no map to look for), else kept in the bin
     /// and replaced by [`Builder::components_map`]'s.
-    fn components_into(&self, bin: &mut Bin, map: &mut BTreeMap<String, String>) {
+    fn components_into(&self, bin: &mut Bin, map: &mut BTreeMap<String, String>, sig: &mut u64) {
         let have = &self.components[..self.components_len];
-        if !map.is_empty() && map.len() == have.len() && rewrite_same_keys(map, have) {
+        if *sig == self.components_sig
+            && !map.is_empty()
+            && map.len() == have.len()
+            && rewrite_same_keys(map, have)
+        {
             return;
         }
-        bin.keep_map(std::mem::take(map));
+        bin.keep_map_signed(*sig, std::mem::take(map));
         *map = self.components_map(bin);
+        *sig = self.components_sig;
     }
 
     /// Adds `rom` from power-on (host 0) to the first stage, when the host clock tells.
@@ -1848,11 +1854,11 @@ impl Builder {
                 self.calling
             ));
         }
-        let boot = done.next_slot();
+        let (boot, sig) = done.next_slot();
         // What the slot held before (a boot handed back in place, or nothing): the parts
         // rebuilt from the bin go back to it, the lists rewritten below stay.
         bin.clear_rare(boot);
-        self.components_into(bin, &mut boot.components);
+        self.components_into(bin, &mut boot.components, sig);
         let b = &mut self.boot;
         let held = &mut bin.held;
         // Moved only when there is one (most boots have none): `clear_rare` left `None`.
@@ -2254,15 +2260,29 @@ impl Slots<String> {
 /// on both sides, each distinct, means the same keys); stops at the first key missing,
 /// leaving some values rewritten (harmless: a map is only used once all are).
 fn rewrite_same_keys(m: &mut BTreeMap<String, String>, have: &[(String, String)]) -> bool {
-    m.iter_mut()
-        .all(|(mk, mv)| match have.iter().find(|(k, _)| k == mk) {
+    m.iter_mut().all(|(mk, mv)| {
+        match have
+            .iter()
+            .find(|(k, _)| same_bytes(k.as_bytes(), mk.as_bytes()))
+        {
             Some((_, v)) => {
-                mv.clear();
-                mv.push_str(v);
+                set_text(mv, v);
                 true
             }
             None => false,
-        })
+        }
+    })
+}
+
+/// Makes `s` hold `text`, leaving it as it is when it already does: a slot rewritten boot
+/// after boot mostly gets the same text again (a boot loop prints the same versions), and
+/// an inline compare is cheaper than a copy through `memcpy`.
+#[inline]
+fn set_text(s: &mut String, text: &str) {
+    if !same_bytes(s.as_bytes(), text.as_bytes()) {
+        s.clear();
+        s.push_str(text);
+    }
 }
 
 /// A key's share of the signature of a set of keys (their wrapping sum, so the order does not
@@ -2285,6 +2305,9 @@ fn key_sig(k: &str) -> u64 {
 #[derive(Default)]
 struct Done {
     boots: Vec<Boot>,
+    /// By slot, the [`key_sig`] sum of its boot's component keys as built (a hint: a lent
+    /// boot may have been changed; a match is checked key by key).
+    sigs: Vec<u64>,
     head: usize,
     len: usize,
 }
@@ -2316,12 +2339,13 @@ impl Done {
 
     /// The slot for the next completed boot: a free one, holding what a boot handed out left
     /// there, or a new empty one.
-    fn next_slot(&mut self) -> &mut Boot {
+    fn next_slot(&mut self) -> (&mut Boot, &mut u64) {
         if self.len == self.boots.len() {
             self.boots.push(Boot::default());
+            self.sigs.push(0);
         }
         self.len += 1;
-        &mut self.boots[self.len - 1]
+        (&mut self.boots[self.len - 1], &mut self.sigs[self.len - 1])
     }
 
     /// The completed boots.
@@ -2446,15 +2470,21 @@ impl Bin {
     /// Keeps a boot's components map whole, its strings in it: a later boot with the same
     /// components rewrites its values (see [`Builder::components_map`]).
     fn keep_map(&mut self, components: BTreeMap<String, String>) {
+        let sig = components
+            .keys()
+            .fold(0u64, |a, k| a.wrapping_add(key_sig(k)));
+        self.keep_map_signed(sig, components);
+    }
+
+    /// [`Bin::keep_map`] told the map's [`key_sig`] sum (a hint: maps are told apart key by
+    /// key when reused).
+    fn keep_map_signed(&mut self, sig: u64, components: BTreeMap<String, String>) {
         if components.is_empty() {
             return;
         }
         if self.maps.len() == Bin::MAX_MAPS {
             self.strings.put_map(self.maps.remove(0).1);
         }
-        let sig = components
-            .keys()
-            .fold(0u64, |a, k| a.wrapping_add(key_sig(k)));
         self.maps.push((sig, components));
     }
 
