@@ -2839,6 +2839,66 @@ mod tests {
         assert_eq!(got, whole.len());
     }
 
+    /// Boots lent in place, taken out and handed back, and taken out and kept, in turn: slots
+    /// rebuilt in place, emptied by a take, and filled from the bin's spares all give the
+    /// boots a whole parse gives.
+    #[test]
+    fn lent_taken_and_kept_boots_mix() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+        let mut files = Vec::new();
+        logs(&dir, &mut files);
+        let mut log = Vec::new();
+        for f in files.iter().chain(files.iter().rev()) {
+            log.extend_from_slice(&std::fs::read(f).unwrap());
+            log.push(b'\n');
+        }
+        let profile = BoardProfile::generic();
+        let whole = parse_bytes(&log, &profile);
+        assert!(whole.len() > 30, "{} boots", whole.len());
+        for chunk in [512, 4096, 64 << 10] {
+            let mut p = Parser::new(&profile);
+            let mut got = 0;
+            let mut kept = Vec::new();
+            for c in log.chunks(chunk) {
+                p.feed(c);
+                loop {
+                    match got % 3 {
+                        0 => {
+                            let Some(b) = p.next_boot_mut() else { break };
+                            assert_eq!(*b, whole[got], "boot {got} (chunk {chunk}, lent)");
+                            // A lent boot changed by its borrower is still rebuilt right.
+                            b.components.insert("borrower".into(), "was here".into());
+                            b.marks.push(Mark {
+                                kind: Cow::Owned("borrowed".into()),
+                                line: 0,
+                                host_s: None,
+                                target_s: None,
+                            });
+                            p.recycle_front();
+                        }
+                        1 => {
+                            let Some(b) = p.next_boot() else { break };
+                            assert_eq!(b, whole[got], "boot {got} (chunk {chunk}, recycled)");
+                            p.recycle(b);
+                        }
+                        _ => {
+                            let Some(b) = p.next_boot() else { break };
+                            assert_eq!(b, whole[got], "boot {got} (chunk {chunk}, kept)");
+                            kept.push(b);
+                        }
+                    }
+                    got += 1;
+                }
+            }
+            for b in p.finish() {
+                assert_eq!(b, whole[got], "boot {got} (chunk {chunk}, last)");
+                got += 1;
+            }
+            assert_eq!(got, whole.len());
+            assert!(kept.iter().all(|b| whole[b.index] == *b));
+        }
+    }
+
     #[test]
     fn recycled_slots_keep_no_stale_items_and_whole_texts() {
         // A boot of three initcalls and bootstage records with short names, then one of one
