@@ -74,7 +74,8 @@ pub(crate) fn trim_start(s: &str) -> &str {
 /// 8 bytes a word while 8 are left (the spaces of the last block that is not all spaces counted
 /// at once, by its highest non-space byte): console captures pad lines with dozens of blanks,
 /// which a byte loop pays for one by one. Fewer than 8 bytes left: the callers' byte loops finish.
-#[inline]
+/// `always`, as [`trim_end_ws`] is: left to itself the compiler made it a call there.
+#[inline(always)]
 fn skip_space_words(b: &[u8]) -> usize {
     const SPACES: u64 = u64::from_le_bytes(*b"        ");
     let mut n = b.len();
@@ -159,7 +160,10 @@ pub(crate) fn trim_start_bytes(b: &[u8]) -> &[u8] {
 
 /// `s.trim_end()` (Unicode whitespace): a byte at a time while the bytes are ASCII, the
 /// char-based std trim only from a non-ASCII byte on. Grammars trim most lines they see.
-#[inline]
+/// `always` (as [`trim_start_ws`], [`find_byte`]): with `#[inline]` alone the compiler made
+/// these calls in the grammars whenever their functions grew (the SBL and bootstage row
+/// readers paid a call a row for each).
+#[inline(always)]
 pub(crate) fn trim_end_ws(s: &str) -> &str {
     let b = s.as_bytes();
     let mut n = skip_space_words(b);
@@ -178,7 +182,7 @@ pub(crate) fn trim_end_ws(s: &str) -> &str {
 }
 
 /// `s.trim_start()` (Unicode whitespace), ASCII bytes first as [`trim_end_ws`] does.
-#[inline]
+#[inline(always)]
 pub(crate) fn trim_start_ws(s: &str) -> &str {
     let b = s.as_bytes();
     let mut i = 0;
@@ -280,7 +284,7 @@ fn word_end_at(s: &str, mut i: usize) -> usize {
 /// one before), else 8 bytes a word (the last word overlapping too), bytes only under 8; the
 /// texts searched (the rest of a grabserial line, a unit name, a SYSFW line) are short, where `memchr` pays more for
 /// its set-up and call than it saves.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_byte(b: &[u8], c: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if b.len() >= 16 {

@@ -81,10 +81,19 @@ fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
     ))
 }
 
-/// `<name> : <value>` after an MCU+ prefix.
+/// `<name> : <value>` after an MCU+ prefix: [`kv_raw`] with both sides trimmed.
+#[cfg(test)]
 fn kv(t: &str) -> Option<(&str, &str)> {
-    // `split_once(" :")`, else `split_once(':')`, by a one-byte search for `:`
-    // ([`ascii::find_byte`]: inlined, where a `memchr` call paid about 60 instructions).
+    let (k, v) = kv_raw(t)?;
+    // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
+    // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim.
+    Some((ascii::trim_ws(k), ascii::trim_ws(ascii::trim_start(v))))
+}
+
+/// `t.split_once(" :").or_else(|| t.split_once(':'))`, untrimmed, by a one-byte search for
+/// `:` ([`ascii::find_byte`]: inlined, where a `memchr` call paid about 60 instructions).
+#[inline(always)]
+fn kv_raw(t: &str) -> Option<(&str, &str)> {
     let b = t.as_bytes();
     let mut first = None;
     let mut spaced = None;
@@ -98,14 +107,68 @@ fn kv(t: &str) -> Option<(&str, &str)> {
         }
         from = i + 1;
     }
-    let (k, v) = match (spaced, first) {
-        (Some(i), _) => (&t[..i - 1], &t[i + 1..]),
-        (None, Some(i)) => (&t[..i], &t[i + 1..]),
-        (None, None) => return None,
-    };
+    match (spaced, first) {
+        (Some(i), _) => Some((&t[..i - 1], &t[i + 1..])),
+        (None, Some(i)) => Some((&t[..i], &t[i + 1..])),
+        (None, None) => None,
+    }
+}
+
+/// A profile value as KPI tables print most: spaces, 1 to 19 digits and `us`, nothing
+/// after. The number, read in one pass; `None` for any other text (which the general trims
+/// and [`us`] then read: where this answers they give the same number, the trimmed value
+/// holding no blank and ending in `us`).
+#[inline(always)]
+fn padded_us(v: &str) -> Option<u64> {
+    const SPACES: u64 = u64::from_le_bytes(*b"        ");
+    let b = v.as_bytes();
+    // The spaces 8 a word (the first non-space of a word by its lowest set byte once xored
+    // with spaces), the last few a byte at a time; any other blank is left to the general path.
+    let mut s = 0;
+    while let Some(w) = ascii::word_at(b, s) {
+        let x = w ^ SPACES;
+        if x != 0 {
+            s += (x.trailing_zeros() / 8) as usize;
+            break;
+        }
+        s += 8;
+    }
+    while b.get(s) == Some(&b' ') {
+        s += 1;
+    }
+    let (x, e) = ascii::fold_digits(b, s, 0);
+    (e != s && e - s <= 19 && b.len() == e + 2 && b[e] == b'u' && b[e + 1] == b's').then_some(x)
+}
+
+/// The text after an MCU+ `[...]` tag (`header`: the `[BOOTLOADER_PROFILE]` spelling, whose
+/// values may be sizes): a total, the cores header, a point or an info line.
+#[inline(always)]
+fn profile(rest: &str, header: bool) -> Option<SblLine<'_>> {
+    let (k, v) = kv_raw(rest)?;
+    let k = ascii::trim_ws(k);
+    if let Some(d) = padded_us(v) {
+        // What the general path below gives for such a value.
+        return Some(if k == "SBL Total Time Taken" {
+            SblLine::Total(d)
+        } else if k == "Cores present" {
+            SblLine::CoresPresent
+        } else {
+            SblLine::Point(k, d)
+        });
+    }
     // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
     // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim.
-    Some((ascii::trim_ws(k), ascii::trim_ws(ascii::trim_start(v))))
+    let v = ascii::trim_ws(ascii::trim_start(v));
+    if k == "SBL Total Time Taken" {
+        return us(v).map(SblLine::Total);
+    }
+    if k == "Cores present" {
+        return Some(SblLine::CoresPresent);
+    }
+    match us(v) {
+        Some(d) if !header || !v.contains(' ') || v.ends_with("us") => Some(SblLine::Point(k, d)),
+        _ => Some(SblLine::Info(k, v)),
+    }
 }
 
 /// `<digits><blanks>u...` -> the number: the nom `us_nom` by hand.
@@ -234,27 +297,17 @@ fn line_full(t: &str) -> Option<SblLine<'_>> {
     let b = t.as_bytes();
     match b.first()? {
         b'[' => {
-            let (header, rest) = if let Some(r) = t.strip_prefix("[BOOTLOADER_PROFILE]") {
-                (true, r)
-            } else if let Some(r) = t.strip_prefix("[BOOTLOADER PROFILE]") {
-                (false, r)
-            } else if let Some(r) = t.strip_prefix("[KPI]") {
-                (false, r)
-            } else {
-                return None;
-            };
-            let (k, v) = kv(rest)?;
-            if k == "SBL Total Time Taken" {
-                return us(v).map(SblLine::Total);
-            }
-            if k == "Cores present" {
-                return Some(SblLine::CoresPresent);
-            }
-            match us(v) {
-                Some(d) if !header || !v.contains(' ') || v.ends_with("us") => {
-                    Some(SblLine::Point(k, d))
+            // The tag by its second byte: `[KPI]`, else one of the two 20-byte spellings.
+            match b.get(1) {
+                Some(b'K') if t.starts_with("[KPI]") => profile(&t["[KPI]".len()..], false),
+                Some(b'B') if t.len() >= 20 && t.as_bytes()[12..20] == *b"PROFILE]" => {
+                    match &t.as_bytes()[..12] {
+                        b"[BOOTLOADER_" => profile(&t[20..], true),
+                        b"[BOOTLOADER " => profile(&t[20..], false),
+                        _ => None,
+                    }
                 }
-                _ => Some(SblLine::Info(k, v)),
+                _ => None,
             }
         }
         b'f' | b'*' if t.starts_with("fxn:") || t.starts_with("**") => {
@@ -292,6 +345,96 @@ fn line_full(t: &str) -> Option<SblLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`line_full`] as it was before the tag and the `<digits>us` value were read by fixed
+    /// positions ([`profile`], [`padded_us`]): the reference they are checked against.
+    fn line_full_ref(t: &str) -> Option<SblLine<'_>> {
+        let t = t
+            .strip_prefix("KPI_DATA:")
+            .map(str::trim_start)
+            .unwrap_or(t);
+        let b = t.as_bytes();
+        match b.first()? {
+            b'[' => {
+                let (header, rest) = if let Some(r) = t.strip_prefix("[BOOTLOADER_PROFILE]") {
+                    (true, r)
+                } else if let Some(r) = t.strip_prefix("[BOOTLOADER PROFILE]") {
+                    (false, r)
+                } else if let Some(r) = t.strip_prefix("[KPI]") {
+                    (false, r)
+                } else {
+                    return None;
+                };
+                let (k, v) = kv(rest)?;
+                if k == "SBL Total Time Taken" {
+                    return us(v).map(SblLine::Total);
+                }
+                if k == "Cores present" {
+                    return Some(SblLine::CoresPresent);
+                }
+                match us(v) {
+                    Some(d) if !header || !v.contains(' ') || v.ends_with("us") => {
+                        Some(SblLine::Point(k, d))
+                    }
+                    _ => Some(SblLine::Info(k, v)),
+                }
+            }
+            b'f' | b'*' if t.starts_with("fxn:") || t.starts_with("**") => {
+                pdk_entry(t).ok().map(|(_, l)| l)
+            }
+            b'S' => {
+                if let Some(r) = t.strip_prefix("SBL Revision:") {
+                    Some(SblLine::Revision(r.trim()))
+                } else if t.starts_with("Starting linux") || has_2nd_stage(t) {
+                    Some(SblLine::Starting(t.trim_end()))
+                } else {
+                    None
+                }
+            }
+            b'M' => {
+                let r = t.strip_prefix("MCU @ ")?;
+                let d: String = r.chars().take_while(char::is_ascii_digit).collect();
+                d.parse().ok().map(SblLine::McuHz)
+            }
+            b'c' => {
+                let r = t.strip_prefix("cycles per usec")?;
+                r.trim_start()
+                    .strip_prefix('=')?
+                    .trim()
+                    .parse()
+                    .ok()
+                    .map(SblLine::CyclesPerUsec)
+            }
+            b'D' if t.starts_with("Detected overflow") => Some(SblLine::Overflow),
+            b'I' if t.starts_with("Image loading done") => Some(SblLine::Handoff),
+            _ => None,
+        }
+    }
+
+    proptest::proptest! {
+        /// The fixed-position tag and value reading is the reference grammar, on MCU+ lines
+        /// built from the tags, keys, separators and values (and near misses of each).
+        #[test]
+        fn profile_lines_are_the_reference(
+            tag in proptest::sample::select(vec![
+                "[KPI]", "[BOOTLOADER_PROFILE]", "[BOOTLOADER PROFILE]", "[BOOTLOADER-PROFILE]",
+                "[BOOTLOADER_PROFILEX", "[KPX]", "[K", "[BOOTLOADER", "KPI_DATA: [KPI]", "[",
+            ]),
+            key in proptest::sample::select(vec![
+                " System_init        ", " SBL Total Time Taken ", " Cores present    ", "", " a:b",
+                " Boot Media ", "\u{a0}x ", " x\t",
+            ]),
+            sep in proptest::sample::select(vec![" :", ":", " : ", "::", " ", ""]),
+            val in proptest::sample::select(vec![
+                "       6411us", " 1us", "1us", " 184 KB", " FLASH", " 12 us", " 12us ", " 12u",
+                " us", " 99999999999999999999us", " 9999999999999999999us", "\t5us", " 5usx",
+                " 5us\u{a0}", "", " \u{2003}7us", " 0us", " 1 2us",
+            ]),
+        ) {
+            let t = format!("{tag}{key}{sep}{val}");
+            proptest::prop_assert_eq!(line_full(&t), line_full_ref(&t), "{:?}", t);
+        }
+    }
 
     proptest::proptest! {
         /// The two-byte check turns away no line the grammar matches.
