@@ -396,6 +396,11 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     if hints & (needles::REACHED | needles::AT) == 0 && !may_match_unhinted(t.as_bytes()) {
         return None;
     }
+    // A number line can only be a blame row (`line_full` sends it to `blame_row` too): most
+    // of the lines let in, spared `line_full`'s frame.
+    if t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return blame_row(t);
+    }
     line_full(t, hints)
 }
 
@@ -428,6 +433,36 @@ fn may_end_blame_row(last: u8) -> bool {
         )
 }
 
+/// A line starting with a digit, as a blame row (`3.006s plymouth-quit-wait.service`), if it
+/// is one. Its own small frame, out of line: [`line_hinted`] calls it for number lines
+/// directly, which paid `line_full`'s large one (about 30 instructions a row) before.
+#[inline(never)]
+fn blame_row(t: &str) -> Option<SystemdLine<'_>> {
+    let b = t.as_bytes();
+    // A blame row ends with its unit: rule out other number lines (benchmark output)
+    // before parsing the span.
+    // (Each suffix holds one `.`, its first byte: ending with one is having it after
+    // the last `.`.)
+    // Every unit suffix ends in one of `ehprt`: a line ending in another ASCII byte
+    // that is not a blank (most number lines) needs no trim to be ruled out.
+    if !may_end_blame_row(*b.last()?) {
+        return None;
+    }
+    // Trimmed once: the span never reaches the trimmed blanks (no span part ends in
+    // a unit suffix), so reading it from `e` leaves the same unit, `e`'s suffix
+    // included (a span's `.` is followed by a digit): only its blanks are left to check.
+    let e = ascii::trim_end_ws(t);
+    if !has_unit_suffix(e) {
+        return None;
+    }
+    let (rest, d) = match blame_span_fixed(e) {
+        Some(x) => x,
+        None => span_fast(e)?,
+    };
+    let unit = ascii::trim_start_ws(rest);
+    no_space(unit).then_some(SystemdLine::Blame(unit, d))
+}
+
 /// [`line_hinted`] without the first-bytes check.
 fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     let t = t.strip_prefix("systemd[1]: ").unwrap_or(t);
@@ -448,30 +483,7 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
             startup(&t["Startup finished in ".len()..])
         }
         b'W' if t.starts_with("Welcome to ") => Some(SystemdLine::Welcome),
-        b'0'..=b'9' => {
-            // A blame row ends with its unit: rule out other number lines (benchmark output)
-            // before parsing the span.
-            // (Each suffix holds one `.`, its first byte: ending with one is having it after
-            // the last `.`.)
-            // Every unit suffix ends in one of `ehprt`: a line ending in another ASCII byte
-            // that is not a blank (most number lines) needs no trim to be ruled out.
-            if !may_end_blame_row(b[b.len() - 1]) {
-                return None;
-            }
-            // Trimmed once: the span never reaches the trimmed blanks (no span part ends in
-            // a unit suffix), so reading it from `e` leaves the same unit, `e`'s suffix
-            // included (a span's `.` is followed by a digit): only its blanks are left to check.
-            let e = ascii::trim_end_ws(t);
-            if !has_unit_suffix(e) {
-                return None;
-            }
-            let (rest, d) = match blame_span_fixed(e) {
-                Some(x) => x,
-                None => span_fast(e)?,
-            };
-            let unit = ascii::trim_start_ws(rest);
-            no_space(unit).then_some(SystemdLine::Blame(unit, d))
-        }
+        b'0'..=b'9' => blame_row(t),
         _ => {
             // Most lines reaching here are ordinary kernel messages: find the needles with
             // prebuilt SIMD searchers (first match, as `split_once`), and skip the tree
