@@ -169,6 +169,21 @@ pub fn may_match(first: u8, second: u8, hints: u8) -> bool {
         || PAIR_TABLES[0][usize::from(first)] & PAIR_TABLES[1][usize::from(second)] != 0
 }
 
+/// Whether some grammar may take a text that starts with a digit, ends in `last` and holds the
+/// words in `hints`: [`may_match`] lets every such text in (systemd's blame rows, `1.234s
+/// a.service`, start with any digit then any byte), but without a hint only a blame row can
+/// match, and every unit suffix ends in one of `ehprt`, perhaps followed by blanks (ASCII or,
+/// after a byte of 0x80 or more, not), as systemd's own last-byte test has it.
+#[inline(always)]
+pub fn number_may_match(last: u8, hints: u8) -> bool {
+    hints & needles::ALL != 0
+        || last >= 0x80
+        || matches!(
+            last,
+            b'e' | b'h' | b'p' | b'r' | b't' | b' ' | b'\t'..=b'\r'
+        )
+}
+
 /// [`may_match`] by a search of [`PAIRS`] and [`ANY_SECOND`]: the reference its tables stand
 /// in for.
 #[cfg(test)]
@@ -424,6 +439,44 @@ mod tests {
                     }
                     proptest::prop_assert!(!opens_userspace(&t), "{:?}", t);
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// A text that starts with a digit and ends in a byte [`number_may_match`] turns away
+        /// (no hint set) matches no grammar: the text is shaped as a blame row (a digit, a span,
+        /// blanks, a unit name, a unit suffix whole or but its last byte, or the grammars'
+        /// words in their place), then a last char picked among the suffixes' last bytes,
+        /// others and any char, perhaps blanks after.
+        #[test]
+        fn no_grammar_matches_a_number_line_outside_its_ends(
+            digit in proptest::sample::select(b"0123456789".to_vec()),
+            span in proptest::sample::select(vec!["", ".234s", "s", "ms", "min", "3.4ms", "1", "."]),
+            sep in proptest::sample::select(vec!["", " ", "  ", "\t"]),
+            unit in proptest::sample::select([WORDS, &["a", "foo-bar", "x y"]].concat()),
+            suffix in proptest::sample::select(vec![
+                "", ".service", ".servic", ".target", ".targe", ".mount", ".moun", ".device",
+                ".devic", ".socket", ".socke", ".timer", ".time", ".path", ".pat", ".slice",
+                ".slic", ".scope", ".scop", ".swap", ".swa", ".automount", ".automoun",
+            ]),
+            last in proptest::prop_oneof![
+                proptest::sample::select(b"ehprtsxmdyk0 \t.:".to_vec()).prop_map(char::from),
+                proptest::prelude::any::<char>(),
+            ],
+            end in proptest::option::of(proptest::sample::select(vec![" ", "\t", "  ", "\u{a0}"])),
+        ) {
+            let t = format!(
+                "{}{span}{sep}{unit}{suffix}{last}{}",
+                char::from(digit),
+                end.unwrap_or("")
+            );
+            if !number_may_match(*t.as_bytes().last().unwrap(), 0) {
+                for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+                    proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
+                }
+                proptest::prop_assert!(!opens_userspace(&t), "{:?}", t);
             }
         }
     }

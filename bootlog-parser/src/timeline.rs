@@ -628,7 +628,20 @@ impl State {
         // Most of these (bootstage and blame rows, `M...` words) carry no prefix: a jump to
         // `record_text`, with no frame here; the strippers in a function of their own.
         // (`lead` starts with no `[`: no printk stamp.)
-        if !may_have_prefix(lead.as_bytes()) {
+        let b = lead.as_bytes();
+        if !may_have_prefix(b) {
+            // A number line (most of these, bootstage rows and numbers) that is no blame row by
+            // its last byte: no grammar takes it (see `gate::number_may_match`), told here where
+            // the two-byte gate would let it in.
+            if let [b'0'..=b'9', .., last] = *b {
+                if !gate::number_may_match(last, self.hints)
+                    && self.cur.bootstage.is_none()
+                    && self.markers.is_empty()
+                    && self.ready.is_none()
+                {
+                    return self.record_ungrammatical(n, None, lead);
+                }
+            }
             return self.record_unstamped(n, None, None, lead);
         }
         self.stripped_line(n, lead);
