@@ -147,21 +147,41 @@ fn grabserial_six(b: &[u8]) -> Option<(usize, f64)> {
     use crate::ascii::word_at;
     use crate::linux::{decimal, digit_run, digits_value, dot_six};
     let w = word_at(b, 1)?;
-    let n = digit_run(w);
-    if n == 0 || n == 8 {
-        return None;
-    }
+    // One digit then `.` (the capture's first ten seconds) is told by two byte tests; other
+    // runs are measured. Both give what `digit_run` and `digits_value` give.
+    let (n, whole) = match one_digit(w) {
+        Some(v) => (1, v),
+        None => {
+            let n = digit_run(w);
+            if n == 0 || n == 8 {
+                return None;
+            }
+            (n, digits_value(w, n))
+        }
+    };
     // `.FFFFFF ` from the `.`, then the delta's digits from the byte after the blank.
     let frac = dot_six(word_at(b, 1 + n)?, b' ')?;
     let d = n + 9;
-    let m = digit_run(word_at(b, d)?);
+    let wd = word_at(b, d)?;
+    let m = match one_digit(wd) {
+        Some(_) => 1,
+        None => digit_run(wd),
+    };
     if m == 0 || m == 8 {
         return None;
     }
     dot_six(word_at(b, d + m)?, b']')?;
     // Under 8 whole digits: the integer is under 10^13, exact, and `decimal` divides it once.
-    let v = decimal(digits_value(w, n) * 1_000_000 + frac, 6)?;
+    let v = decimal(whole * 1_000_000 + frac, 6)?;
     Some((d + m + 8, v))
+}
+
+/// The digit's value when the word `w` (first byte lowest) starts with one digit then `.`:
+/// a grabserial number under ten seconds, whose `digit_run` is 1.
+#[inline(always)]
+fn one_digit(w: u64) -> Option<u64> {
+    let d = (w as u8).wrapping_sub(b'0');
+    ((w >> 8) as u8 == b'.' && d < 10).then_some(u64::from(d))
 }
 
 /// A number [`grabserial_words`] read: the words holding its whole and fraction digits and
@@ -486,6 +506,18 @@ pub(crate) fn bracket<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
     // a `.` or a blank (grabserial), a `-` or a `:` (wall clocks, which have no blanks after
     // the `[`) right after its digits: `[  5]   0.00-1.00 sec` (iperf) and `[0]crclist` are
     // turned away before the readers.
+    // The capture's usual layout first (a digit right after the `[`): what the reader
+    // chosen below answers for it, read with no look at the blanks and digits.
+    if t.as_bytes().get(1).is_some_and(u8::is_ascii_digit) && t.starts_with('[') {
+        if let Some((end, abs)) = grabserial_six(t.as_bytes()) {
+            let rest = &t[end..];
+            return Layer::Host(
+                abs,
+                HostScale::Relative,
+                rest.strip_prefix(' ').unwrap_or(rest),
+            );
+        }
+    }
     let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
     if !after.first().is_some_and(u8::is_ascii_digit) {
         return Layer::None(text);
