@@ -450,7 +450,8 @@ impl State {
     /// [`State::line_text`] of a line whose text `lead` (after its blanks) starts with `[`:
     /// a printk stamp in the kernel's `[%5lu.%06lu]` layout read at once, its line recorded
     /// here when [`State::plain_printk`] can (most printk lines), else by
-    /// [`State::printk_line`]; any other `[`-text by [`State::bracket_other`]. (A text with
+    /// [`State::printk_line`]; any other `[`-text by [`State::bracket_other`] (by
+    /// [`State::digit_bracket_line`] at once when a digit follows the `[`). (A text with
     /// a printk stamp has no host stamp, see `host_and_printk_stamps_exclude`, so reading the
     /// printk stamp first changes no answer.)
     #[inline(never)]
@@ -465,6 +466,11 @@ impl State {
             }
             self.usual_printk_done(n, lead, ts);
             return;
+        }
+        // A digit right after the `[` (grabserial's `[abs delta]`): where `bracket_other`
+        // sends it, with no frame of its own on the way.
+        if lead.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
+            return self.digit_bracket_line(n, text, lead);
         }
         self.bracket_other(n, text, lead)
     }
