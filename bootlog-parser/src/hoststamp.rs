@@ -508,15 +508,8 @@ pub(crate) fn bracket<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
     // turned away before the readers.
     // The capture's usual layout first (a digit right after the `[`): what the reader
     // chosen below answers for it, read with no look at the blanks and digits.
-    if t.as_bytes().get(1).is_some_and(u8::is_ascii_digit) && t.starts_with('[') {
-        if let Some((end, abs)) = grabserial_six(t.as_bytes()) {
-            let rest = &t[end..];
-            return Layer::Host(
-                abs,
-                HostScale::Relative,
-                rest.strip_prefix(' ').unwrap_or(rest),
-            );
-        }
+    if let Some((abs, rest)) = grabserial_usual(t) {
+        return Layer::Host(abs, HostScale::Relative, rest);
     }
     let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
     if !after.first().is_some_and(u8::is_ascii_digit) {
@@ -542,6 +535,20 @@ pub(crate) fn bracket<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
         _ => {}
     }
     Layer::None(text)
+}
+
+/// [`bracket`]'s answer for a `t` in grabserial's usual layout (see [`grabserial_six`]), a
+/// digit right after its `[`: the host time and the text after the stamp and one blank;
+/// `None` for any other `t` (which `bracket` then reads). The timeline's path for `[`-lines
+/// with a digit after the `[` asks it first, sparing `bracket`'s call.
+#[inline(always)]
+pub(crate) fn grabserial_usual(t: &str) -> Option<(f64, &str)> {
+    if !(t.as_bytes().get(1).is_some_and(u8::is_ascii_digit) && t.starts_with('[')) {
+        return None;
+    }
+    let (end, abs) = grabserial_six(t.as_bytes())?;
+    let rest = &t[end..];
+    Some((abs, rest.strip_prefix(' ').unwrap_or(rest)))
 }
 
 /// [`bracket`] without its look past the first digits (its test reference).

@@ -615,6 +615,10 @@ impl State {
     /// read first, then (none found) the printk stamp, then neither.
     #[inline(never)]
     fn digit_bracket_line(&mut self, n: u64, text: &str, lead: &str) {
+        // grabserial's usual layout: what `hoststamp::bracket` answers, without its call.
+        if let Some((abs, rest)) = hoststamp::grabserial_usual(lead) {
+            return self.layered(n, Layer::Host(abs, HostScale::Relative, rest));
+        }
         match hoststamp::bracket(text, lead) {
             Layer::None(_) => match linux::stamp_len(lead.as_bytes()) {
                 Some((ts, len)) => {
