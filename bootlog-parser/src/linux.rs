@@ -207,6 +207,40 @@ pub(crate) fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
     Some((whole as f64 / POW10[6], 14))
 }
 
+/// The seconds field of the last `[%5lu.%06lu]` stamp read (bytes 0..6 of its text) and its
+/// value in microseconds: consecutive printk lines mostly share their second, whose field
+/// then needs neither a check (it equals one [`stamp_fixed`] checked) nor a reading.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct StampMemo {
+    /// Bytes 0..6 of the last stamp, as a little-endian word (0: none yet, as a stamp's
+    /// first byte is `[`).
+    head: u64,
+    /// Its seconds, in microseconds.
+    micros: u64,
+}
+
+impl StampMemo {
+    /// [`stamp_fixed`]'s seconds for `b` (which starts with `[`), the seconds field taken
+    /// from the memo when it is the last one's.
+    #[inline(always)]
+    pub(crate) fn read(&mut self, b: &[u8]) -> Option<f64> {
+        let t = word_at(b, 6)? ^ u64::from_le_bytes(*b".000000]");
+        if (t.wrapping_add(0x7F76_7676_7676_767F) | t) & (0x0101_0101_0101_0101u64 << 7) != 0 {
+            return None;
+        }
+        let frac = eight_digits(t << 8);
+        let head = word_at(b, 0)? & 0x0000_FFFF_FFFF_FFFF;
+        if head != self.head {
+            let (v, _) = stamp_fixed(b)?;
+            // v is the integer below over 10^6, rounded once: times 10^6 it rounds back.
+            let all = (v * POW10[6]).round() as u64;
+            self.head = head;
+            self.micros = all - frac;
+        }
+        Some((self.micros + frac) as f64 / POW10[6])
+    }
+}
+
 /// The number whose eight decimal digits are the bytes of `v` (each 0..=9, first byte the
 /// most significant): pairs, then quads, then the whole, by multiplies (Lemire's reading of
 /// eight digits).
@@ -938,6 +972,37 @@ mod tests {
                 stamp_digits(&b, i).map(|(v, n)| (v.to_bits(), n)),
                 "{:?}", String::from_utf8_lossy(&b)
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// [`StampMemo::read`] over a run of stamps (most sharing their seconds field, as
+        /// consecutive printk lines do; some near misses) answers what [`stamp_fixed`] does
+        /// for each, whatever the memo held before.
+        #[test]
+        fn stamp_memo_is_the_fixed_reader(
+            stamps in proptest::collection::vec(
+                (
+                    0usize..3,
+                    "[0-9]{3}",
+                    "[0-9]{6}",
+                    proptest::option::of((1usize..15, proptest::sample::select(b"0 9/.]\t\xff".to_vec()))),
+                ),
+                1..24,
+            ),
+        ) {
+            let mut memo = StampMemo::default();
+            for (pad, secs, frac, edit) in stamps {
+                // Few distinct seconds fields, so that the memo is hit and missed.
+                let field = format!("{}{}", " ".repeat(pad + 2), &secs[..3 - pad]);
+                let mut b = format!("[{field}.{frac}] msg").into_bytes();
+                if let Some((at, c)) = edit {
+                    b[at] = c;
+                }
+                let want = stamp_fixed(&b).map(|(v, _)| v.to_bits());
+                let got = memo.read(&b).map(f64::to_bits);
+                proptest::prop_assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&b));
+            }
         }
     }
 

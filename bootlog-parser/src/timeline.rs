@@ -46,6 +46,8 @@ struct State {
     power_on: bool,
     /// The words the current line may hold (see [`needles`]), as the splitter found them.
     hints: u8,
+    /// [`linux::StampMemo`] of the last printk stamp `bracket_line` read.
+    stamp_memo: linux::StampMemo,
     /// Vectors and strings of boots handed back by [`Parser::recycle`], for the next boots.
     bin: Bin,
 }
@@ -154,6 +156,7 @@ impl Parser {
                 last_scale: HostScale::Relative,
                 power_on: false,
                 hints: needles::ALL,
+                stamp_memo: linux::StampMemo::default(),
                 bin: Bin::default(),
             },
         }
@@ -456,7 +459,7 @@ impl State {
     /// printk stamp first changes no answer.)
     #[inline(never)]
     fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
-        if let Some((ts, _)) = linux::stamp_fixed(lead.as_bytes()) {
+        if let Some(ts) = self.stamp_memo.read(lead.as_bytes()) {
             if !self.printk_usual(lead, ts) {
                 return self.printk_line(n, lead, ts);
             }
