@@ -590,7 +590,7 @@ impl State {
         // stamp: no digit after the `[` and its blanks, so neither a printk stamp nor a host
         // stamp (see `ok_status_has_no_stamp`), and it is recorded as above.
         if lead.as_bytes().starts_with(b"[  OK  ]") {
-            return self.record_unstamped(n, None, None, lead);
+            return self.record_ok(n, lead);
         }
         // A digit right after the `[`: most such lines are host-stamped (grabserial's
         // `[abs delta]`, `[2024-03-29 ...`), which the host reader takes first, so the failed
@@ -864,6 +864,28 @@ impl State {
         self.touch(n, t.len());
         if self.is_ready(t) {
             self.ready(n, host, t);
+        }
+    }
+
+    /// [`State::record_unstamped`] of a text `t` that starts with systemd's `[  OK  ]` and has
+    /// no capture layer, firmware stamp or prefix (thousands a boot log with systemd): what the
+    /// grammar chain would do, without it. Outside a bootstage report, with no profile markers
+    /// and no `autoboot` or `oard` in the line (which would let U-Boot's and SYSFW's grammars
+    /// try it first), `classify` lets in only SBL (which turns a `[ ` text away) and systemd
+    /// (whose answer to `[  OK  ]` is [`systemd::SystemdLine::Ok`]), and `[` opens no user
+    /// space; anything else takes the general path. A test holds it to `record_unstamped`.
+    #[inline(never)]
+    fn record_ok(&mut self, n: u64, t: &str) {
+        if self.cur.bootstage.is_some()
+            || !self.markers.is_empty()
+            || self.hints & (needles::AUTOBOOT | needles::OARD) != 0
+        {
+            return self.record_unstamped(n, None, None, t);
+        }
+        self.systemd_ok(n, None);
+        self.touch(n, t.len());
+        if self.is_ready(t) {
+            self.ready(n, None, t);
         }
     }
 
@@ -1571,7 +1593,10 @@ impl State {
 
     fn systemd(&mut self, n: u64, host: Option<f64>, l: systemd::SystemdLine) {
         use systemd::SystemdLine as D;
-        let opens = matches!(l, D::Ok | D::Failed(_) | D::Welcome);
+        if let D::Ok = l {
+            return self.systemd_ok(n, host);
+        }
+        let opens = matches!(l, D::Failed(_) | D::Welcome);
         if opens && self.current().is_some_and(|c| c == StageId::Kernel) {
             self.open(StageId::Userspace, n, host, None, "systemd");
         }
@@ -1594,7 +1619,8 @@ impl State {
                 sd.total_s = total;
             }
             D::Reached(unit, v) => sd.target_reached = Some((pool.take(unit), v)),
-            D::Ok => sd.ok_lines += 1,
+            // Counted by `systemd_ok`, which took it above.
+            D::Ok => {}
             D::Failed(u) => b.sd_failed.push(u, pool, |s| s),
             D::Welcome => {}
             D::Blame(u, d) => b.sd_blame.push(u, pool, |name| SystemdUnit {
@@ -1608,6 +1634,21 @@ impl State {
                 at_s: Some(at),
             }),
         }
+    }
+
+    /// [`State::systemd`] of a `[  OK  ]` line: it opens user space when the kernel runs,
+    /// and is counted.
+    #[inline(always)]
+    fn systemd_ok(&mut self, n: u64, host: Option<f64>) {
+        if self.current() == Some(StageId::Kernel) {
+            self.open(StageId::Userspace, n, host, None, "systemd");
+        }
+        let sd = self
+            .cur
+            .boot
+            .systemd
+            .get_or_insert_with(SystemdInfo::default);
+        sd.ok_lines += 1;
     }
 
     fn ready(&mut self, n: u64, host: Option<f64>, t: &str) {
@@ -3145,6 +3186,67 @@ mod tests {
             proptest::prop_assert_eq!(
                 boots_by_bracket_path(&lines, true),
                 boots_by_bracket_path(&lines, false),
+                "{:?}", lines
+            );
+        }
+    }
+
+    /// The boots of `lines` fed to a parser's state one by one, each line's hints its words
+    /// (see [`needles`]), each `[  OK  ]` text by [`State::record_ok`] (`fast`) or by
+    /// [`State::record_unstamped`], the general path it stands for.
+    fn boots_by_ok_path(lines: &[String], fast: bool) -> Vec<Boot> {
+        let mut p = Parser::new(&BoardProfile::generic());
+        for (i, l) in lines.iter().enumerate() {
+            let n = i as u64 + 1;
+            let s = &mut p.state;
+            let words = [
+                ("autoboot", needles::AUTOBOOT),
+                ("oard", needles::OARD),
+                (" reached after ", needles::REACHED),
+                ("@", needles::AT),
+            ];
+            s.hints = words
+                .iter()
+                .filter(|(w, _)| l.contains(w))
+                .fold(0, |h, (_, bit)| h | bit);
+            let lead = ascii::trim_start(l);
+            if lead.starts_with("[  OK  ]") {
+                if fast {
+                    s.record_ok(n, lead);
+                } else {
+                    s.record_unstamped(n, None, None, lead);
+                }
+            } else {
+                s.line_text(n, l);
+            }
+        }
+        p.finish()
+    }
+
+    proptest::proptest! {
+        /// [`State::record_ok`] records what the general path does with a `[  OK  ]` line, on
+        /// logs glued from such lines (with the words that let U-Boot's and SYSFW's grammars
+        /// try them, login prompts) and the lines that open stages, reports and user space.
+        #[test]
+        fn ok_path_is_record_unstamped(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec!["[  OK  ] ", "", " [  OK  ] "]),
+                proptest::sample::select(vec![
+                    "Started x.service.", "Reached target board config.", "autoboot in 3", "",
+                    "x login:", "Stop autoboot: ", "Found device /dev/ttyS0.", "@ 1", "x ",
+                    "[    1.000000] Booting Linux on physical CPU 0x0", "U-Boot 2024.01 (x)",
+                    "Starting kernel ...", "Timer summary in microseconds (2 records):",
+                    "       Mark    Elapsed  Stage", "         0          0  reset",
+                    "Accumulated time:", "SYSFW ABI: 3.1 (firmware version 0x0008)",
+                    "[    2.000000] Run /init as init process", "Welcome to Debian!",
+                    "qemu login: ",
+                ]),
+            ), 0..24),
+        ) {
+            let lines: Vec<String> = lines.iter().map(|(a, b)| format!("{a}{b}")).collect();
+            proptest::prop_assert_eq!(
+                boots_by_ok_path(&lines, true),
+                boots_by_ok_path(&lines, false),
                 "{:?}", lines
             );
         }
