@@ -114,45 +114,44 @@ impl LineSplitter {
         let end = range.end;
         // Where the line in progress starts (`start <= len`, see above).
         let mut from = range.start.wrapping_add(start);
-        // The block being scanned.
-        let mut block = range.start;
-        // 1 when the next block's first byte is a partner already consumed (of the previous
-        // chunk's last break, or of this block's last one), else 0.
-        let mut skip = u64::from(start == 1);
-        // The end of the chunk's blocks that are read in place, with the two bytes after them.
-        let full_end = range
-            .start
-            .wrapping_add(chunk.len().saturating_sub(2) & !63);
+        // The block being scanned: it starts past every partner already consumed (the
+        // previous chunk's last break's, here, or a block's last break's, below), so no
+        // bit of a partner needs clearing at a block's start.
+        let mut block = from;
+        // Blocks starting before this are read in place, with the two bytes after them
+        // (`block + 66 <= end`); the chunk's start when it has fewer than 66 bytes.
+        let full_end = if chunk.len() >= 66 {
+            end.wrapping_sub(65)
+        } else {
+            range.start
+        };
         loop {
             // Bit i of `mask`: `block[i]` is a control byte, DEL or not ASCII (a break, a tab
-            // or a byte that is not plain). `edge`: the bit of the block's last byte, whose
-            // partner is in the next block.
-            let (mut mask, edge): (u64, u64);
+            // or a byte that is not plain). `check`, bit i: the byte after byte i may be its
+            // partner (it is in `mask` too, or it is in the next block or past the chunk; a
+            // superset, as the partner test reads the byte).
+            let (mut mask, check): (u64, u64);
             if block < full_end {
-                // SAFETY: the 66 bytes at `block` lie in the chunk (`block` is a multiple of
-                // 64 bytes past its start, before `full_end`, which is at most `len - 2`
-                // rounded down to 64 bytes), and an array of bytes needs no alignment.
+                // SAFETY: the 66 bytes at `block` lie in the chunk (`block < end - 65`), and
+                // an array of bytes needs no alignment.
                 mask = block_controls(unsafe { &*(block as *const [u8; 66]) });
-                edge = 1 << 63;
+                check = (mask >> 1) | 1 << 63;
             } else if block < end {
                 // The last 1 to 65 bytes, 64 at a time, from a zero-padded copy holding the
                 // two bytes after the block where the chunk has them; the padding's bits
-                // dropped.
+                // dropped from `mask` (not from `check`: a zero byte past the chunk is a
+                // control byte, so the last byte's partner bit is set).
                 let rest = end as usize - block as usize;
                 let left = rest.min(64);
                 let mut pad = [0u8; 66];
                 let at = chunk.len() - rest;
                 pad[..rest.min(66)].copy_from_slice(&chunk[at..at + rest.min(66)]);
-                mask = block_controls(&pad) & (u64::MAX >> (64 - left));
-                edge = 1 << (left - 1);
+                let all = block_controls(&pad);
+                mask = all & (u64::MAX >> (64 - left));
+                check = (all >> 1) | 1 << 63;
             } else {
                 break;
             }
-            mask &= !skip;
-            skip = 0;
-            // Bit i: the byte after byte i may be its partner (it is in `mask` too, or it is
-            // in the next block or past the chunk).
-            let check = (mask >> 1) | edge;
             while mask != 0 {
                 let i = mask.trailing_zeros();
                 // SAFETY: a bit of `mask` is a byte of the block that lies in the chunk (the
@@ -192,8 +191,8 @@ impl LineSplitter {
                 // `from` is the chunk's start (or one past it when its first byte is the
                 // partner of the previous chunk's last break), or one past an earlier break,
                 // or two past it when the byte one past was its partner, whose bit was then
-                // cleared (from `mask`, or at the next block's start): the next break is at
-                // `from` or later.
+                // cleared (from `mask`), or which the next block starts after: the next break
+                // is at `from` or later.
                 let body = unsafe { std::slice::from_raw_parts(from, n) };
                 from = pos.wrapping_add(1);
                 if check >> i & 1 != 0 {
@@ -203,9 +202,12 @@ impl LineSplitter {
                         // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
                         if b != term && (b == b'\r' || b == b'\n') {
                             from = from.wrapping_add(1);
-                            // In this block, or (`i` is its last byte) the next one's first.
+                            // In this block, or (`i` is its last byte, no bit is left) the
+                            // next one's first: that block then starts past it.
                             mask &= !(2u64 << i);
-                            skip = u64::from(i == 63);
+                            if i == 63 {
+                                block = block.wrapping_add(1);
+                            }
                         }
                     } else {
                         self.after = Some(term);
@@ -1184,6 +1186,44 @@ mod tests {
         assert_eq!(split(&[b"a\r\nb\r\nc\r\nd\r\n"]), want);
         assert_eq!(split(&[b"a\n\rb\n\rc\n\rd\n\r"]), want);
         assert_eq!(split(&[b"a\rb\rc\rd\r"]), want);
+    }
+
+    /// Two-byte breaks whose partner is the first byte of the next block (the block then
+    /// starts one byte later, so the next blocks are unaligned) and a second such break
+    /// about a block later, in one chunk and cut at each break: `feed` is `feed_ref`.
+    #[test]
+    fn partners_at_block_edges_are_the_reference() {
+        for pair in [&b"\r\n"[..], b"\n\r", b"\r\r", b"\n\n"] {
+            for p1 in 58..70 {
+                for gap in 60..68 {
+                    let mut bytes = vec![b'x'; p1];
+                    bytes.extend_from_slice(pair);
+                    bytes.extend(std::iter::repeat(b'y').take(gap));
+                    bytes.extend_from_slice(pair);
+                    bytes.extend(std::iter::repeat(b'z').take(70));
+                    let p2 = p1 + 2 + gap;
+                    for cuts in [vec![], vec![p1 + 1], vec![p2 + 1], vec![p1 + 2, p2 + 1]] {
+                        let run = |fast: bool| {
+                            let mut s = LineSplitter::new();
+                            let mut got = Vec::new();
+                            let mut out = |n, b: &[u8], f: Flags| got.push((n, b.to_vec(), f));
+                            let mut at = 0;
+                            for &c in cuts.iter().chain([bytes.len()].iter()) {
+                                if fast {
+                                    s.feed(&bytes[at..c], &mut out);
+                                } else {
+                                    feed_ref(&mut s, &bytes[at..c], &mut out);
+                                }
+                                at = c;
+                            }
+                            s.finish(&mut out);
+                            got
+                        };
+                        assert_eq!(run(true), run(false), "{pair:?} {p1} {gap} {cuts:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
