@@ -397,19 +397,19 @@ unsafe fn controls_avx2(block: &[u8; 64]) -> u64 {
 #[inline]
 unsafe fn scan_avx2(block: &[u8; 66]) -> u64 {
     use std::arch::x86_64::*;
-    let one = _mm256_set1_epi8(1);
-    let lim = _mm256_set1_epi8(0x21);
-    // SAFETY: the CPU has AVX2 and `block[0..66]` is readable.
-    let cand = needles::candidates_avx2(block.as_ptr());
+    let lim = _mm256_set1_epi8(0x20);
+    // SAFETY: the CPU has AVX2 and `block[0..66]` is readable. DEL comes flagged with the
+    // candidates (the `@` lookup finds it too).
+    let cand = needles::candidates_avx2::<true>(block.as_ptr());
     let mut m = 0u64;
     for (k, cand) in [cand.0, cand.1].into_iter().enumerate() {
         // SAFETY (of the load): `block[32k..32k + 32]` exists; the load is unaligned.
         let v = _mm256_loadu_si256(block.as_ptr().add(32 * k) as *const __m256i);
-        // As in `controls_avx2`, `byte + 1`, signed, below 0x21, but as the sign of the
-        // saturating `byte + 1 - 0x21` (which cannot wrap) rather than a compare: a compare
+        // The control bytes and those not ASCII, DEL aside: the sign of the saturating
+        // `byte - 0x20`, signed (0x80..=0xff stay negative), one instruction; a compare
         // or'ed with the candidates' compares made LLVM shift each byte's low bit up
         // (`vpsllw $7`) before the movemask, two instructions a block.
-        let c = _mm256_subs_epi8(_mm256_add_epi8(v, one), lim);
+        let c = _mm256_subs_epi8(v, lim);
         let c = _mm256_or_si256(c, cand);
         m |= u64::from(_mm256_movemask_epi8(c) as u32) << (32 * k);
     }

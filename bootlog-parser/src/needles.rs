@@ -263,16 +263,19 @@ pub(crate) fn candidates_ref(block: &[u8; 66]) -> u64 {
 /// or `r` (`o.r` of `oard`, `o.o` of `autoboot`, `a.h` of ` reached after `: the pieces
 /// sharing their tests that are rarest in boot logs). Most blocks have none.
 ///
+/// With `DEL`, DEL (0x7f) bytes are flagged too: the same instruction finds `@` and DEL (a
+/// table lookup instead of a compare), which spares the splitter's control test (see
+/// `lines::scan_avx2`) its own test of DEL.
+///
 /// # Safety
 /// The CPU must have AVX2, and `p[0..66]` must be readable.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(crate) unsafe fn candidates_avx2(
+pub(crate) unsafe fn candidates_avx2<const DEL: bool>(
     p: *const u8,
 ) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
     use std::arch::x86_64::*;
-    let at = _mm256_set1_epi8(b'@' as i8);
     // The bytes of `set` at their low nibbles (distinct), 0x80 elsewhere: a byte below 0x80
     // equals its nibble's entry only if it is in `set`, and the shuffle gives 0 for the
     // bytes from 0x80.
@@ -286,6 +289,8 @@ pub(crate) unsafe fn candidates_avx2(
     };
     let first = table(b"ao");
     let third = table(b"hor");
+    // `@` alone (0x40, low nibble 0), or with DEL (low nibble 15).
+    let at = table(if DEL { b"@\x7f" } else { b"@" });
     let half = |k: usize| {
         // SAFETY (of the loads): `p[32k..32k + 34]` is readable (k < 2, `p[0..66]` is);
         // the loads are unaligned.
@@ -293,7 +298,8 @@ pub(crate) unsafe fn candidates_avx2(
         let v2 = _mm256_loadu_si256(p.add(32 * k + 2) as *const __m256i);
         let f = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v0), v0);
         let t = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(third, v2), v2);
-        _mm256_or_si256(_mm256_cmpeq_epi8(v0, at), _mm256_and_si256(f, t))
+        let a = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(at, v0), v0);
+        _mm256_or_si256(a, _mm256_and_si256(f, t))
     };
     (half(0), half(1))
 }
@@ -329,7 +335,7 @@ unsafe fn scan_blocks(
     let mut n = 0;
     for j in from..to {
         // SAFETY: the CPU has AVX2 and `p[64j..64j + 66]` is readable (`j < to`).
-        let (lo, hi) = candidates_avx2(p.add(64 * j));
+        let (lo, hi) = candidates_avx2::<false>(p.add(64 * j));
         let any = _mm256_or_si256(lo, hi);
         if _mm256_testz_si256(any, any) == 0 {
             // `n <= j - from < 64`: the `& 63` is a no-op that spares a bounds check.
@@ -378,7 +384,7 @@ unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
         let rest = &chunk[i..chunk.len().min(i + 64)];
         pad[..rest.len()].copy_from_slice(rest);
         // SAFETY: the CPU has AVX2 and `pad[0..66]` exists.
-        let (lo, hi) = candidates_avx2(pad.as_ptr());
+        let (lo, hi) = candidates_avx2::<false>(pad.as_ptr());
         let mut m = mask64(lo, hi);
         while m != 0 {
             confirm(chunk, i + m.trailing_zeros() as usize, found);
