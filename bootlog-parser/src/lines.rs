@@ -129,13 +129,14 @@ impl LineSplitter {
             // Bit i of `mask`: `block[i]` is a control byte, DEL or not ASCII (a break, a tab
             // or a byte that is not plain). `check`, bit i: the byte after byte i may be its
             // partner (it is in `mask` too, or it is in the next block or past the chunk; a
-            // superset, as the partner test reads the byte).
+            // superset, as the partner test reads the byte). It is `mask | 1` rotated right
+            // by one: `mask >> 1` with bit 63 set, which LLVM made four instructions, not two.
             let (mut mask, check): (u64, u64);
             if block < full_end {
                 // SAFETY: the 66 bytes at `block` lie in the chunk (`block < end - 65`), and
                 // an array of bytes needs no alignment.
                 mask = block_controls(unsafe { &*(block as *const [u8; 66]) });
-                check = (mask >> 1) | 1 << 63;
+                check = (mask | 1).rotate_right(1);
             } else if block < end {
                 // The last 1 to 65 bytes, 64 at a time, from a zero-padded copy holding the
                 // two bytes after the block where the chunk has them; the padding's bits
@@ -148,7 +149,7 @@ impl LineSplitter {
                 pad[..rest.min(66)].copy_from_slice(&chunk[at..at + rest.min(66)]);
                 let all = block_controls(&pad);
                 mask = all & (u64::MAX >> (64 - left));
-                check = (all >> 1) | 1 << 63;
+                check = (all | 1).rotate_right(1);
             } else {
                 break;
             }
