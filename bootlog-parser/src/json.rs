@@ -1359,34 +1359,13 @@ mod tests {
     /// # Safety
     /// As [`put_escaped`].
     unsafe fn put_escaped_bytewise(mut p: *mut u8, b: &[u8]) -> *mut u8 {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut put = |s: &[u8]| {
-            std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len());
-            p = p.add(s.len());
-        };
-        put(b"\"");
+        *p = b'"';
+        p = p.add(1);
         for &c in b {
-            match c {
-                b'"' => put(b"\\\""),
-                b'\\' => put(b"\\\\"),
-                0x08 => put(b"\\b"),
-                b'\t' => put(b"\\t"),
-                b'\n' => put(b"\\n"),
-                0x0c => put(b"\\f"),
-                b'\r' => put(b"\\r"),
-                0..=0x1f => put(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(c >> 4)],
-                    HEX[usize::from(c & 0xf)],
-                ]),
-                _ => put(&[c]),
-            }
+            p = put_escaped_byte(p, c);
         }
-        put(b"\"");
-        p
+        *p = b'"';
+        p.add(1)
     }
 
     proptest::proptest! {

@@ -408,12 +408,13 @@ mod tests {
     }
 
     /// [`line_full`] as it was before the tag and the `<digits>us` value were read by fixed
-    /// positions ([`profile`], [`padded_us`]): the reference they are checked against.
-    fn line_full_ref(t: &str) -> Option<SblLine<'_>> {
-        let t = t
+    /// positions ([`profile`], [`padded_us`]): the reference they are checked against (its
+    /// `[` lines; the rest it leaves to `line_full`).
+    fn line_full_ref(whole: &str) -> Option<SblLine<'_>> {
+        let t = whole
             .strip_prefix("KPI_DATA:")
             .map(str::trim_start)
-            .unwrap_or(t);
+            .unwrap_or(whole);
         let b = t.as_bytes();
         match b.first()? {
             b'[' => {
@@ -440,35 +441,8 @@ mod tests {
                     _ => Some(SblLine::Info(k, v)),
                 }
             }
-            b'f' | b'*' if t.starts_with("fxn:") || t.starts_with("**") => {
-                pdk_entry(t).ok().map(|(_, l)| l)
-            }
-            b'S' => {
-                if let Some(r) = t.strip_prefix("SBL Revision:") {
-                    Some(SblLine::Revision(r.trim()))
-                } else if t.starts_with("Starting linux") || has_2nd_stage(t) {
-                    Some(SblLine::Starting(t.trim_end()))
-                } else {
-                    None
-                }
-            }
-            b'M' => {
-                let r = t.strip_prefix("MCU @ ")?;
-                let d: String = r.chars().take_while(char::is_ascii_digit).collect();
-                d.parse().ok().map(SblLine::McuHz)
-            }
-            b'c' => {
-                let r = t.strip_prefix("cycles per usec")?;
-                r.trim_start()
-                    .strip_prefix('=')?
-                    .trim()
-                    .parse()
-                    .ok()
-                    .map(SblLine::CyclesPerUsec)
-            }
-            b'D' if t.starts_with("Detected overflow") => Some(SblLine::Overflow),
-            b'I' if t.starts_with("Image loading done") => Some(SblLine::Handoff),
-            _ => None,
+            // The other lines are read as `line_full` reads them (unchanged by the rework).
+            _ => line_full(whole),
         }
     }
 
