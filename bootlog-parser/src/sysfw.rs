@@ -138,14 +138,7 @@ fn has_board_config_memmem(t: &str) -> bool {
     let b = t.as_bytes();
     OARD.get_or_init(|| Finder::new("oard"))
         .find_iter(b)
-        .any(|i| {
-            i >= 1 && {
-                let s = &b[i - 1..];
-                s.starts_with(b"Board Configuration")
-                    || s.starts_with(b"BoardConfig")
-                    || s.starts_with(b"board config")
-            }
-        })
+        .any(|i| board_config_at(b, i))
 }
 
 #[cfg(test)]

@@ -43,15 +43,21 @@ fn line_full(t: &str) -> Option<TfaLine<'_>> {
     }
     let colon = crate::ascii::find_byte(rest.as_bytes(), b':')?;
     // The ASCII `:` is a char boundary on both sides.
-    let (bl, r) = (&rest[..colon], &rest[colon + 1..]);
+    Some(stage_line(&rest[..colon], &rest[colon + 1..]))
+}
+
+/// A level line's text split at its first `:` into `bl` and `r`: a BL stage's version
+/// (`BL31: v2.10.0`) or another message.
+#[inline(always)]
+fn stage_line<'a>(bl: &'a str, r: &'a str) -> TfaLine<'a> {
     if !(bl.starts_with("BL") && bl.len() <= 4) {
-        return Some(TfaLine::Other);
+        return TfaLine::Other;
     }
     let r = crate::ascii::trim_ws(r);
     if r.starts_with('v') && r.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
-        Some(TfaLine::Version(bl, r))
+        TfaLine::Version(bl, r)
     } else {
-        Some(TfaLine::Other)
+        TfaLine::Other
     }
 }
 
@@ -66,15 +72,7 @@ fn line_full_ref(t: &str) -> Option<TfaLine<'_>> {
         return Some(TfaLine::OpenSbi(crate::ascii::trim_ws(r)));
     }
     let (bl, r) = rest.split_once(':')?;
-    if !(bl.starts_with("BL") && bl.len() <= 4) {
-        return Some(TfaLine::Other);
-    }
-    let r = crate::ascii::trim_ws(r);
-    if r.starts_with('v') && r.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
-        Some(TfaLine::Version(bl, r))
-    } else {
-        Some(TfaLine::Other)
-    }
+    Some(stage_line(bl, r))
 }
 
 /// `OpenSBI v1.2` as printed bare (without a log level): the version.

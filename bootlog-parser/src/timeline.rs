@@ -3192,23 +3192,34 @@ mod tests {
         }
     }
 
+    /// The boots of `lines` fed to a parser's state one by one: each line's hints set by
+    /// `hints`, then the line handed to `feed` (state, line number, text, text after blanks).
+    fn boots_fed(
+        lines: &[String],
+        hints: impl Fn(&str) -> u8,
+        feed: impl Fn(&mut State, u64, &str, &str),
+    ) -> Vec<Boot> {
+        let mut p = Parser::new(&BoardProfile::generic());
+        for (i, l) in lines.iter().enumerate() {
+            p.state.hints = hints(l);
+            feed(&mut p.state, i as u64 + 1, l, ascii::trim_start(l));
+        }
+        p.finish()
+    }
+
     /// The boots of `lines` fed to a parser's state one by one (every hint set), each
     /// `[`-line by [`State::bracket_line`] (`fast`) or by [`State::bracket_other`] alone,
     /// which is what `bracket_line` was before its printk paths (`plain`, `marker_printk`).
     fn boots_by_bracket_path(lines: &[String], fast: bool) -> Vec<Boot> {
-        let mut p = Parser::new(&BoardProfile::generic());
-        for (i, l) in lines.iter().enumerate() {
-            let n = i as u64 + 1;
-            let s = &mut p.state;
-            s.hints = needles::ALL;
-            let lead = ascii::trim_start(l);
-            match lead.as_bytes().first() {
+        boots_fed(
+            lines,
+            |_| needles::ALL,
+            |s, n, l, lead| match lead.as_bytes().first() {
                 Some(b'[') if fast => s.bracket_line(n, l, lead),
                 Some(b'[') => s.bracket_other(n, l, lead),
                 _ => s.line_text(n, l),
-            }
-        }
-        p.finish()
+            },
+        )
     }
 
     proptest::proptest! {
@@ -3251,32 +3262,27 @@ mod tests {
     /// (see [`needles`]), each `[  OK  ]` text by [`State::record_ok`] (`fast`) or by
     /// [`State::record_unstamped`], the general path it stands for.
     fn boots_by_ok_path(lines: &[String], fast: bool) -> Vec<Boot> {
-        let mut p = Parser::new(&BoardProfile::generic());
-        for (i, l) in lines.iter().enumerate() {
-            let n = i as u64 + 1;
-            let s = &mut p.state;
-            let words = [
-                ("autoboot", needles::AUTOBOOT),
-                ("oard", needles::OARD),
-                (" reached after ", needles::REACHED),
-                ("@", needles::AT),
-            ];
-            s.hints = words
+        let words = [
+            ("autoboot", needles::AUTOBOOT),
+            ("oard", needles::OARD),
+            (" reached after ", needles::REACHED),
+            ("@", needles::AT),
+        ];
+        let hints = |l: &str| {
+            words
                 .iter()
                 .filter(|(w, _)| l.contains(w))
-                .fold(0, |h, (_, bit)| h | bit);
-            let lead = ascii::trim_start(l);
-            if lead.starts_with("[  OK  ]") {
-                if fast {
-                    s.record_ok(n, lead);
-                } else {
-                    s.record_unstamped(n, None, None, lead);
-                }
-            } else {
+                .fold(0, |h, (_, bit)| h | bit)
+        };
+        boots_fed(lines, hints, |s, n, l, lead| {
+            if !lead.starts_with("[  OK  ]") {
                 s.line_text(n, l);
+            } else if fast {
+                s.record_ok(n, lead);
+            } else {
+                s.record_unstamped(n, None, None, lead);
             }
-        }
-        p.finish()
+        })
     }
 
     proptest::proptest! {
