@@ -620,6 +620,23 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
     strip_rpi_stamp(text)
 }
 
+/// [`strip_rpi`] of a text in the firmware's usual layout, `MESS:HH:MM:SS.ffffff:N:` (see
+/// [`mess_fixed`]): the same answer, from three word tests with no call; `None` for any other
+/// text (which `strip_rpi` then reads). The timeline's path for prefixed lines asks it first.
+#[inline(always)]
+pub(crate) fn mess_usual(text: &str) -> Option<(f64, &str)> {
+    let b = text.as_bytes();
+    // `MESS:` as the low five bytes of the first word.
+    let w = crate::ascii::word_at(b, 0)?;
+    if w & 0xFF_FFFF_FFFF != u64::from_le_bytes(*b"MESS:\0\0\0") {
+        return None;
+    }
+    let (t, end) = mess_fixed(&b[5..])?;
+    // `5 + end` follows the ASCII `:`: a char boundary.
+    let rest = &text[5 + end..];
+    Some((t, rest.strip_prefix(' ').unwrap_or(rest)))
+}
+
 /// [`strip_rpi`] past its inlined check.
 fn strip_rpi_stamp(text: &str) -> Option<(f64, &str)> {
     if let Some(rest) = text.strip_prefix("MESS:") {

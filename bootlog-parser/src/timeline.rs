@@ -305,6 +305,19 @@ fn strip_prefixes_slow(lead: &str) -> (Option<f64>, &str) {
     (fw, t)
 }
 
+/// [`strip_prefixes_slow`] of a text in the Raspberry Pi firmware's usual `MESS:` layout
+/// (`hoststamp::mess_usual`, most prefixed lines) whose text after the stamp starts with no
+/// byte a later stripper looks at (a blank, `<`, `\`, 0xEF): that text as it is, with no
+/// call; `None` for any other text (`strip_prefixes_slow` then strips it).
+#[inline(always)]
+fn strip_mess_usual(lead: &str) -> Option<(f64, &str)> {
+    let (fw, rest) = hoststamp::mess_usual(lead)?;
+    match rest.as_bytes().first() {
+        Some(c) if c.is_ascii_whitespace() || matches!(c, b'<' | b'\\' | 0xEF) => None,
+        _ => Some((fw, rest)),
+    }
+}
+
 /// Drops line noise before the text: bytes that were not UTF-8 (kept as `\xNN` escapes by
 /// the cleaner) and replacement characters, as a serial line prints at power-on.
 fn strip_junk(mut t: &str) -> &str {
@@ -663,7 +676,11 @@ impl State {
     /// [`State::prefixed_line`] of a text that may carry a prefix: stripped, then recorded.
     #[inline(never)]
     fn stripped_line(&mut self, n: u64, lead: &str) {
-        let (fw, t) = strip_prefixes_slow(lead);
+        // The firmware's usual `MESS:` stamp read here; the strippers for the rest.
+        let (fw, t) = match strip_mess_usual(lead) {
+            Some((fw, t)) => (Some(fw), t),
+            None => strip_prefixes_slow(lead),
+        };
         self.record_text(n, None, fw, t);
     }
 
@@ -3421,6 +3438,8 @@ mod tests {
         #[test]
         fn strip_prefixes_is_every_stripper(parts in proptest::collection::vec(proptest::sample::select(vec![
             "MESS:00:00:05.163105:0: ", "MESS:00:00:05:0:", "MESS:", "M", "Mark", "123456.789: ",
+            "MESS:00:00:05.163105:0:", "MESS:00:00:05.163105:12:", "MESS:00:00:05.16310:0: ",
+            "MESS:00:00:05.163105;0: ", "[    0.000000] ", "\r", "\x0c", "\x0b",
             "123456.789:", "12345.6789: ", "1", "<6>", "<", "<12345>", ">", "\\x1f", "\\xg1", "\\x",
             "\u{fffd}", "\u{e9}", "\u{20ac}", " ", "\t", "x", "U-Boot", "0x80", "MESS", "MES:",
             "Mxxxxx.xxx: ", "<23456.789: ", "a23456.789: ", "12345a.789: ", "123456.78a: ",
@@ -3428,6 +3447,9 @@ mod tests {
         ]), 0..6)) {
             let text = parts.concat();
             let lead = ascii::trim_start(&text);
+            if let Some((fw, t)) = strip_mess_usual(lead) {
+                proptest::prop_assert_eq!((Some(fw), t), strip_prefixes_reference(lead));
+            }
             proptest::prop_assert_eq!(strip_prefixes(lead), strip_prefixes_reference(lead));
             proptest::prop_assert_eq!(strip_prefixes_slow(lead), strip_prefixes_reference(lead));
         }
