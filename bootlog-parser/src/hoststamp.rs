@@ -551,6 +551,64 @@ pub(crate) fn grabserial_usual(t: &str) -> Option<(f64, &str)> {
     Some((abs, rest.strip_prefix(' ').unwrap_or(rest)))
 }
 
+/// [`bracket`]'s answer for a `t` with a minicom / picocom / tio wall clock in its usual
+/// layout, `[YYYY-MM-DD HH:MM:SS.f]` (a blank or `T` between date and clock, 1 to 7 fraction
+/// digits right before the `]`): the wall time and the text after the stamp and one blank,
+/// from three 8-byte words and no loop; `None` for any other `t` (which `bracket` reads). The
+/// same value as [`wall_bracket_fast`]: the same days, clock seconds and `decimal` fraction.
+#[inline(always)]
+pub(crate) fn wall_usual(t: &str) -> Option<(f64, &str)> {
+    use crate::ascii::word_at;
+    use crate::linux::{decimal, digit_run, digits_value};
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    let b = t.as_bytes();
+    // `YYYY-MM-` xor its layout: the dashes zero, the digits their values (each at most 9,
+    // as `hh_mm_ss` tells them).
+    let x = word_at(b, 1)? ^ u64::from_le_bytes(*b"0000-00-");
+    if b[0] != b'[' || ((x.wrapping_add(LO * 0x76) | x) & HI) | (x & 0xFF00_00FF_0000_0000) != 0 {
+        return None;
+    }
+    let byte = |k: u32| (x >> (8 * k)) as u32 & 0xFF;
+    let y = ((byte(0) * 10 + byte(1)) * 10 + byte(2)) * 10 + byte(3);
+    let m = byte(5) * 10 + byte(6);
+    let &[d0, d1, sep] = b.get(9..12)? else {
+        return None;
+    };
+    if !(d0.is_ascii_digit() && d1.is_ascii_digit() && matches!(sep, b' ' | b'T')) {
+        return None;
+    }
+    let d = u32::from(d0 - b'0') * 10 + u32::from(d1 - b'0');
+    let whole = hh_mm_ss(&b[12..])?;
+    if b.get(20) != Some(&b'.') {
+        return None;
+    }
+    // The fraction's digits: a word from 21, or (a stamp that ends the line, fewer than 8
+    // bytes left) its bytes; either way under 8 of them and their value.
+    let (frac, nf) = match word_at(b, 21) {
+        Some(f) => {
+            let nf = digit_run(f);
+            (digits_value(f, nf.max(1)), nf)
+        }
+        None => {
+            let tail = &b[21..];
+            let nf = tail.iter().take_while(|c| c.is_ascii_digit()).count();
+            let v = tail[..nf]
+                .iter()
+                .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
+            (v, nf)
+        }
+    };
+    if nf == 0 || nf == 8 || b.get(21 + nf) != Some(&b']') {
+        return None;
+    }
+    let clock = whole + decimal(frac, nf)?;
+    let v = days_from_civil(i64::from(y), m, d) as f64 * 86400.0 + clock;
+    // `22 + nf` follows the ASCII `]`: a char boundary.
+    let rest = &t[22 + nf..];
+    Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
+}
+
 /// [`bracket`] without its look past the first digits (its test reference).
 #[cfg(test)]
 fn bracket_ref<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
@@ -838,6 +896,75 @@ mod tests {
         ) {
             let t = format!("[{}", parts.concat());
             proptest::prop_assert_eq!(bracket(&t, &t), bracket_ref(&t, &t), "{:?}", t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The fixed wall-clock reader (`[YYYY-MM-DD HH:MM:SS.f]`) answers what `bracket`
+        /// (and so the nom grammar) does wherever it answers, on that shape and its near
+        /// misses (other digit counts, separators, a byte overwritten).
+        #[test]
+        fn wall_usual_is_bracket(
+            date in "[0-9]{4}-[0-9]{2}-[0-9]{2}",
+            sep in proptest::sample::select(vec![" ", "T", "  ", "t"]),
+            clock in "[0-9]{2}:[0-9]{2}:[0-9]{2}",
+            frac in "(\\.[0-9]{0,9})?",
+            delta in proptest::sample::select(vec!["", "", " 0.5", " 12"]),
+            tail in proptest::sample::select(vec!["]", "] x", "]  NOTICE:  BL31", "", " ]", "]]"]),
+            edit in proptest::option::of((0usize..34, proptest::sample::select(b"0 9.-:]/T\xfa".to_vec()))),
+        ) {
+            let mut b = format!("[{date}{sep}{clock}{frac}{delta}{tail}").into_bytes();
+            if let Some((at, c)) = edit {
+                if at < b.len() && c < 0x80 {
+                    b[at] = c;
+                }
+            }
+            let t = String::from_utf8(b).unwrap();
+            if let Some((v, rest)) = wall_usual(&t) {
+                match bracket(&t, &t) {
+                    Layer::Host(w, HostScale::Wall, r) => {
+                        proptest::prop_assert_eq!((v.to_bits(), rest), (w.to_bits(), r), "{:?}", t);
+                    }
+                    other => proptest::prop_assert!(false, "{:?}: {:?}", t, other),
+                }
+                let (r, w) = wall_bracket(&t).unwrap();
+                proptest::prop_assert_eq!(v.to_bits(), w.to_bits(), "{:?}", t);
+                proptest::prop_assert_eq!(rest, r.strip_prefix(' ').unwrap_or(r), "{:?}", t);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A digit then `]` right after the `[` (`[0]crclist`) is no stamp of any kind, as the
+        /// timeline's `digit_bracket_line` takes for granted.
+        #[test]
+        fn digit_then_bracket_is_no_stamp(d in "[0-9]", tail in "[0-9 .:\\-\\]x]{0,24}") {
+            let t = format!("[{d}]{tail}");
+            proptest::prop_assert_eq!(bracket(&t, &t), Layer::None(&t));
+            proptest::prop_assert_eq!(crate::linux::stamp_len(t.as_bytes()), None);
+            proptest::prop_assert_eq!(strip(&t), Layer::None(&t));
+        }
+    }
+
+    #[test]
+    fn wall_usual_shapes() {
+        let (v, rest) = wall_usual("[2024-03-29 11:52:40.318] NOTICE:  BL31").unwrap();
+        let day = days_from_civil(2024, 3, 29) as f64 * 86400.0;
+        assert_eq!(v, day + (11.0 * 3600.0 + 52.0 * 60.0 + 40.0 + 0.318));
+        assert_eq!(rest, "NOTICE:  BL31");
+        assert_eq!(wall_usual("[2024-03-29 11:52:40.318]"), Some((v, "")));
+        assert_eq!(wall_usual("[2024-03-29 11:52:40.318] "), Some((v, "")));
+        for t in [
+            "[2024-03-29 11:52:40.318 0.5] x",
+            "[2024-03-29 11:52:40] x",
+            "[2024-03-29 11:52:40.]",
+            "[2024-03-29 11:52:40.31",
+            "[2024-03-29 11:52:40.318x",
+            "[2024-03-29 11:52:40.12345678] x",
+            "[2024-3-29 11:52:40.318] x",
+            "[12:00:01.500000] x",
+        ] {
+            assert_eq!(wall_usual(t), None, "{t}");
         }
     }
 

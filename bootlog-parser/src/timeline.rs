@@ -635,6 +635,15 @@ impl State {
         if let Some((abs, rest)) = hoststamp::grabserial_usual(lead) {
             return self.layered(n, Layer::Host(abs, HostScale::Relative, rest));
         }
+        // A minicom / picocom / tio wall clock in its usual layout, likewise.
+        if let Some((wall, rest)) = hoststamp::wall_usual(lead) {
+            return self.layered(n, Layer::Host(wall, HostScale::Wall, rest));
+        }
+        // `[0]crclist ...`: one digit then `]` is neither a host stamp (a `.`, a blank, `-`
+        // or `:` after its digits, see `hoststamp::bracket`) nor a printk stamp (a `.`).
+        if lead.as_bytes().get(2) == Some(&b']') {
+            return self.record_unstamped(n, None, None, lead);
+        }
         match hoststamp::bracket(text, lead) {
             Layer::None(_) => match linux::stamp_len(lead.as_bytes()) {
                 Some((ts, len)) => {
