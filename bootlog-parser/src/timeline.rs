@@ -633,11 +633,47 @@ impl State {
     fn digit_bracket_line(&mut self, n: u64, text: &str, lead: &str) {
         // grabserial's usual layout: what `hoststamp::bracket` answers, without its call.
         if let Some((abs, rest)) = hoststamp::grabserial_usual(lead) {
-            return self.layered(n, Layer::Host(abs, HostScale::Relative, rest));
+            return self.host_line(n, abs, HostScale::Relative, rest);
         }
-        // A minicom / picocom / tio wall clock in its usual layout, likewise.
+        self.digit_bracket_other(n, text, lead)
+    }
+
+    /// What [`State::layered`] does with `Layer::Host(abs, scale, rest)`, a line's host stamp
+    /// and the text after it, done here for the usual line: no `[` in the text (so no glued
+    /// record, see `hoststamp::split_glued`, and no printk stamp), no prefix, and a host clock
+    /// that does not go back. Its record then is [`State::host`]'s bookkeeping and a tail call
+    /// of `record_unstamped`, with no frame of `layered`'s and no `split_glued` call on the
+    /// way; any other line goes to `layered`.
+    #[inline(always)]
+    fn host_line(&mut self, n: u64, abs: f64, scale: HostScale, rest: &str) {
+        // `rest` seldom starts with a blank (the stamp's one is gone): the trim's call only then.
+        let t = match rest.as_bytes().first() {
+            Some(c) if c.is_ascii_whitespace() => ascii::trim_start(rest),
+            _ => rest,
+        };
+        // `host`'s restart test, made before anything is stored.
+        let goes_back = self.last_host_raw.is_some_and(|last| abs + 1e-6 < last);
+        if goes_back
+            || may_have_prefix(t.as_bytes())
+            || ascii::find_byte(rest.as_bytes(), b'[').is_some()
+        {
+            return self.layered(n, Layer::Host(abs, scale, rest));
+        }
+        // `host` without its restart (ruled out above).
+        self.last_host_raw = Some(abs);
+        let host = abs + self.host_offset;
+        self.note_host(host, scale);
+        // `record_text` of a text with no `[`: no printk stamp.
+        self.record_unstamped(n, Some(host), None, t)
+    }
+
+    /// [`State::digit_bracket_line`] of a `lead` not in grabserial's usual layout.
+    #[inline(never)]
+    fn digit_bracket_other(&mut self, n: u64, text: &str, lead: &str) {
+        // A minicom / picocom / tio wall clock in its usual layout: what `hoststamp::bracket`
+        // answers, without its call.
         if let Some((wall, rest)) = hoststamp::wall_usual(lead) {
-            return self.layered(n, Layer::Host(wall, HostScale::Wall, rest));
+            return self.host_line(n, wall, HostScale::Wall, rest);
         }
         // `[0]crclist ...`: one digit then `]` is neither a host stamp (a `.`, a blank, `-`
         // or `:` after its digits, see `hoststamp::bracket`) nor a printk stamp (a `.`).
@@ -3281,6 +3317,45 @@ mod tests {
                 boots_by_bracket_path(&lines, false),
                 "{:?}", lines
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// [`State::digit_bracket_line`]'s shortcuts (grabserial's and the wall clocks' usual
+        /// layouts, `State::host_line`, `[0]crclist` rows) record what the general path,
+        /// [`State::layered_line`] (`hoststamp::strip`, then `layered`), records, on logs
+        /// glued from host stamps (in and out of the usual layouts, times going back),
+        /// printk stamps and texts with glued records, prefixes, blanks and grammar words.
+        #[test]
+        fn digit_bracket_paths_are_layered(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "[0.216735 0.208341]", "[1.000100 0.000001]", "[12.500000 0.100000]",
+                    "[2.400000 0.000001]", "[1234567.000001 1.000000]", "[0.5 0.1]",
+                    "[ 3.000000 0.000001]", "[2024-03-29 11:52:40.318]", "[2024-03-29 11:52:39.9]",
+                    "[2024-03-29T11:52:41.318 0.5]", "[12:00:01.500000]", "[0]crclist : 0x1",
+                    "[    1.000000]", "[5.000000]", "[9.000000 0.000001", "",
+                ]),
+                proptest::sample::select(vec![" ", "", "  ", "\t", " \r"]),
+                proptest::sample::select(vec![
+                    "U-Boot SPL 2017.09", "Trying to boot from MMC1[0.262093 0.038996] Expected",
+                    "x[0.300000 0.000001]", "a [b] c", "[    0.500000] Booting Linux on physical CPU 0x0",
+                    "MESS:00:00:05.163105:0: brfs: File read: 1 bytes", "<6>[    1.000000] x",
+                    "\\x1f\u{fffd}U-Boot 2024.01 (x)", "Starting kernel ...", "x login:", "",
+                    "123456.789: boot mode", "NOTICE:  BL31: v2.10.0", "Hit any key to stop autoboot",
+                    "Mark    Elapsed  Stage", "  0  0  reset", "Accumulated time:", "\u{e9}t\u{e9}",
+                ]),
+            ), 0..24),
+        ) {
+            let lines: Vec<String> = lines.iter().map(|(a, b, c)| format!("{a}{b}{c}")).collect();
+            let by = |fast: bool| boots_fed(&lines, |_| needles::ALL, |s, n, l, lead| {
+                match lead.as_bytes() {
+                    [b'[', b'0'..=b'9', ..] if fast => s.digit_bracket_line(n, l, lead),
+                    [b'[', b'0'..=b'9', ..] => s.layered_line(n, l),
+                    _ => s.line_text(n, l),
+                }
+            });
+            proptest::prop_assert_eq!(by(true), by(false), "{:?}", lines);
         }
     }
 
