@@ -721,7 +721,20 @@ impl State {
     /// [`State::prefixed_line`] of a text that may carry a prefix: stripped, then recorded.
     #[inline(never)]
     fn stripped_line(&mut self, n: u64, lead: &str) {
-        // The firmware's usual `MESS:` stamp read here; the strippers for the rest.
+        // The firmware's usual `MESS:` stamp read here: with no `[` first in the text after it,
+        // no printk stamp either, so `record_text` of it is a jump to `record_unstamped` (and
+        // this, with only tail calls, needs no frame). The strippers for the rest.
+        match strip_mess_usual(lead) {
+            Some((fw, t)) if t.as_bytes().first() != Some(&b'[') => {
+                self.record_unstamped(n, None, Some(fw), t)
+            }
+            _ => self.stripped_line_slow(n, lead),
+        }
+    }
+
+    /// [`State::stripped_line`] of a text it did not take at once: stripped, then recorded.
+    #[inline(never)]
+    fn stripped_line_slow(&mut self, n: u64, lead: &str) {
         let (fw, t) = match strip_mess_usual(lead) {
             Some((fw, t)) => (Some(fw), t),
             None => strip_prefixes_slow(lead),
@@ -798,11 +811,14 @@ impl State {
         w.push_str("line ");
         ascii::push_decimal(w, n);
         w.push_str(": host clock went back from ");
+        let from = w.len();
         push_fixed6(w, last);
+        let last_text = from..w.len();
         w.push_str(" to ");
         push_fixed6(w, raw);
         w.push_str("; continued from ");
-        push_fixed6(w, last);
+        // `last` again: the bytes just written for it, copied.
+        w.extend_from_within(last_text);
         w.push_str(" (grabserial -m base reset or a new capture?)");
     }
 
@@ -3352,6 +3368,44 @@ mod tests {
                 match lead.as_bytes() {
                     [b'[', b'0'..=b'9', ..] if fast => s.digit_bracket_line(n, l, lead),
                     [b'[', b'0'..=b'9', ..] => s.layered_line(n, l),
+                    _ => s.line_text(n, l),
+                }
+            });
+            proptest::prop_assert_eq!(by(true), by(false), "{:?}", lines);
+        }
+    }
+
+    proptest::proptest! {
+        /// [`State::prefixed_line`]'s paths (the number-line gate, `stripped_line` and its
+        /// `MESS:` shortcut) record what the general path, `layered` of no layer (every
+        /// stripper, then `record_text`), records, on logs glued from firmware stamps (in and
+        /// out of the usual layout), numbers, syslog levels, line noise, printk stamps and the
+        /// texts after them.
+        #[test]
+        fn prefixed_paths_are_layered(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "MESS:00:00:05.163105:0:", "MESS:00:00:05.163105:12:", "MESS:00:00:05.16310:0:",
+                    "MESS:00:00:04.000001:0:", "123456.789:", "<6>", "\\x1f", "\u{fffd}", "12", "",
+                    "Mark", "MESS", " ",
+                ]),
+                proptest::sample::select(vec![" ", "", "  ", "\t", " \r"]),
+                proptest::sample::select(vec![
+                    "brfs: File read: 1 bytes", "[    0.500000] Booting Linux on physical CPU 0x0",
+                    "<6>[    1.000000] x", "\\x1fU-Boot 2024.01 (x)", "Starting kernel ...", "",
+                    "x login:", "  0  0  reset", "Mark    Elapsed  Stage", "Accumulated time:",
+                    "[0.100000 0.000001] x", "123456.789: boot mode", "\u{e9}t\u{e9}", "1.5 s",
+                    "U-Boot SPL 2017.09", "Hit any key to stop autoboot",
+                    "RPi: BOOTLOADER release VERSION:8ba17717 DATE: 2023/01/11",
+                    "Starting start4.elf @ 0xfec00200 partition 0", "Firmware: 82f3750a Mar 17 2023",
+                    "Loaded 'kernel8.img' to 0x80000 size 0x7d6bd0", "Booting Linux on physical CPU 0x0",
+                ]),
+            ), 0..24),
+        ) {
+            let lines: Vec<String> = lines.iter().map(|(a, b, c)| format!("{a}{b}{c}")).collect();
+            let by = |fast: bool| boots_fed(&lines, |_| needles::ALL, |s, n, l, lead| {
+                match lead.as_bytes().first() {
+                    Some(&c) if PREFIX_START[usize::from(c)] && !fast => s.layered(n, Layer::None(l)),
                     _ => s.line_text(n, l),
                 }
             });
