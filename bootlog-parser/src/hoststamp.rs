@@ -934,18 +934,6 @@ mod tests {
         }
     }
 
-    proptest::proptest! {
-        /// A digit then `]` right after the `[` (`[0]crclist`) is no stamp of any kind, as the
-        /// timeline's `digit_bracket_line` takes for granted.
-        #[test]
-        fn digit_then_bracket_is_no_stamp(d in "[0-9]", tail in "[0-9 .:\\-\\]x]{0,24}") {
-            let t = format!("[{d}]{tail}");
-            proptest::prop_assert_eq!(bracket(&t, &t), Layer::None(&t));
-            proptest::prop_assert_eq!(crate::linux::stamp_len(t.as_bytes()), None);
-            proptest::prop_assert_eq!(strip(&t), Layer::None(&t));
-        }
-    }
-
     #[test]
     fn wall_usual_shapes() {
         let (v, rest) = wall_usual("[2024-03-29 11:52:40.318] NOTICE:  BL31").unwrap();

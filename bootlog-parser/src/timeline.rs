@@ -305,6 +305,23 @@ fn strip_prefixes_slow(lead: &str) -> (Option<f64>, &str) {
     (fw, t)
 }
 
+/// Whether `b` starts with `[`, spaces, digits and `]` (iperf's `[  5]`, `[0]crclist`): a
+/// text that has neither a printk stamp (a `.` after its digits) nor a host stamp (a `.`, a
+/// blank, `-` or `:` after them, see `hoststamp::bracket`), so the `[`-line paths record it
+/// with no stamp read (`bracketed_number_is_no_stamp` checks it).
+#[inline(always)]
+fn bracketed_number(b: &[u8]) -> bool {
+    let mut k = 1;
+    while b.get(k) == Some(&b' ') {
+        k += 1;
+    }
+    let d = k;
+    while b.get(k).is_some_and(u8::is_ascii_digit) {
+        k += 1;
+    }
+    b.first() == Some(&b'[') && k > d && b.get(k) == Some(&b']')
+}
+
 /// [`strip_prefixes_slow`] of a text in the Raspberry Pi firmware's usual `MESS:` layout
 /// (`hoststamp::mess_usual`, most prefixed lines) whose text after the stamp starts with no
 /// byte a later stripper looks at (a blank, `<`, `\`, 0xEF): that text as it is, with no
@@ -613,6 +630,11 @@ impl State {
         if lead.as_bytes()[1].is_ascii_digit() {
             return self.digit_bracket_line(n, text, lead);
         }
+        // iperf's `[  5]   0.00-1.00 sec`: no stamp of either kind (see
+        // [`bracketed_number`]), recorded as above.
+        if bracketed_number(lead.as_bytes()) {
+            return self.record_unstamped(n, None, None, lead);
+        }
         match linux::stamp_len(lead.as_bytes()) {
             Some((ts, len)) => {
                 let p = linux::printk_after(lead, ts, len);
@@ -675,9 +697,8 @@ impl State {
         if let Some((wall, rest)) = hoststamp::wall_usual(lead) {
             return self.host_line(n, wall, HostScale::Wall, rest);
         }
-        // `[0]crclist ...`: one digit then `]` is neither a host stamp (a `.`, a blank, `-`
-        // or `:` after its digits, see `hoststamp::bracket`) nor a printk stamp (a `.`).
-        if lead.as_bytes().get(2) == Some(&b']') {
+        // `[0]crclist ...`: no stamp of either kind (see [`bracketed_number`]).
+        if bracketed_number(lead.as_bytes()) {
             return self.record_unstamped(n, None, None, lead);
         }
         match hoststamp::bracket(text, lead) {
@@ -3372,6 +3393,30 @@ mod tests {
                 }
             });
             proptest::prop_assert_eq!(by(true), by(false), "{:?}", lines);
+        }
+    }
+
+    proptest::proptest! {
+        /// [`bracketed_number`]'s texts carry no stamp of either kind: no printk stamp, no
+        /// host layer (and it tells them exactly).
+        #[test]
+        fn bracketed_number_is_no_stamp(
+            blanks in "[ \t]{0,3}",
+            digits in "[0-9]{0,4}",
+            close in proptest::sample::select(vec!["]", "", ".", " ", "-", ":"]),
+            tail in "[0-9 .:\\-\\]x]{0,24}",
+        ) {
+            let t = format!("[{blanks}{digits}{close}{tail}");
+            // `[`, spaces, digits, `]`, by `str`'s own searches.
+            let r = t[1..].trim_start_matches(' ');
+            let nd = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            let want = nd > 0 && r[nd..].starts_with(']');
+            proptest::prop_assert_eq!(bracketed_number(t.as_bytes()), want, "{:?}", t);
+            if want {
+                proptest::prop_assert_eq!(linux::stamp_len(t.as_bytes()), None);
+                proptest::prop_assert!(matches!(hoststamp::bracket(&t, &t), Layer::None(x) if x == t));
+                proptest::prop_assert!(matches!(hoststamp::strip(&t), Layer::None(x) if x == t));
+            }
         }
     }
 
