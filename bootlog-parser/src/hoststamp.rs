@@ -938,7 +938,10 @@ mod tests {
     fn wall_usual_shapes() {
         let (v, rest) = wall_usual("[2024-03-29 11:52:40.318] NOTICE:  BL31").unwrap();
         let day = days_from_civil(2024, 3, 29) as f64 * 86400.0;
-        assert_eq!(v, day + (11.0 * 3600.0 + 52.0 * 60.0 + 40.0 + 0.318));
+        assert_eq!(
+            v,
+            day + (11.0 * 3600.0 + 52.0 * 60.0 + 40.0 + 318.0 / 1000.0)
+        );
         assert_eq!(rest, "NOTICE:  BL31");
         assert_eq!(wall_usual("[2024-03-29 11:52:40.318]"), Some((v, "")));
         assert_eq!(wall_usual("[2024-03-29 11:52:40.318] "), Some((v, "")));

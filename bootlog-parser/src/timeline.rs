@@ -838,8 +838,11 @@ impl State {
         w.push_str(" to ");
         push_fixed6(w, raw);
         w.push_str("; continued from ");
-        // `last` again: the bytes just written for it, copied.
-        w.extend_from_within(last_text);
+        // `last` again: the bytes just written for it, copied (`String::extend_from_within`
+        // is newer than the MSRV).
+        // SAFETY: `last_text` spans what `push_fixed6` appended, a whole `str` that starts and
+        // ends on char boundaries of `w`, so the bytes copied to the end are valid UTF-8.
+        unsafe { w.as_mut_vec().extend_from_within(last_text) };
         w.push_str(" (grabserial -m base reset or a new capture?)");
     }
 
