@@ -755,11 +755,33 @@ pub fn split_glued(text: &str) -> Option<(&str, f64, &str)> {
     // Most texts have no `[`: turned away before the loop's set-up.
     let mut at = crate::ascii::find_byte(b, b'[')?;
     loop {
-        if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
-            // A printk `[    0.090111]` has no delta, so it never matches here.
-            return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
+        // `grabserial_t` takes a digit, a blank or a tab after the `[` (its `space0` then
+        // digits); of those after a blank, a printk `[    0.090111]` (grabserial lines of
+        // kernel output) is told by its cheaper reader: it has no delta, so it never matches.
+        let tried = match b.get(at + 1) {
+            Some(b'0'..=b'9' | b'\t') => true,
+            Some(b' ') => crate::linux::stamp_len(&b[at..]).is_none(),
+            _ => false,
+        };
+        if tried {
+            if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
+                return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
+            }
         }
         at += 1 + crate::ascii::find_byte(&b[at + 1..], b'[')?;
+    }
+}
+
+/// [`split_glued`] trying the grabserial reader at every `[` (its test reference).
+#[cfg(test)]
+fn split_glued_ref(text: &str) -> Option<(&str, f64, &str)> {
+    let mut at = 0;
+    loop {
+        at += text[at..].find('[')?;
+        if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
+            return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
+        }
+        at += 1;
     }
 }
 
@@ -1110,6 +1132,23 @@ mod tests {
         assert!((t - 123.456).abs() < 1e-9);
         assert_eq!(rest, "boot mode");
         assert!(strip_rpi("2021.01 x").is_none());
+    }
+
+    proptest::proptest! {
+        /// [`split_glued`]'s look at the byte after each `[` turns away no glued record: it
+        /// answers what trying the reader at every `[` answers, on texts glued from stamps of
+        /// both kinds, their pieces and words.
+        #[test]
+        fn split_glued_is_every_bracket_tried(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "[    0.090111]", "[0.262093 0.038996]", "[ 0.5 0.25]", "[\t1.5 2.5]", "[  1.0  2.0]",
+            "[    0.5", "[", "[ ", "[b]", " ", "x", "0.5", "]", "Trying to boot from MMC1",
+            "[  5]", "[\u{e9}", "[    1.000000 0.5]", "[    1.000000]x 0.5]",
+        ]), 0..6)) {
+            let t = parts.concat();
+            let fast = split_glued(&t).map(|(a, v, r)| (a, v.to_bits(), r));
+            let slow = split_glued_ref(&t).map(|(a, v, r)| (a, v.to_bits(), r));
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+        }
     }
 
     #[test]
