@@ -904,16 +904,21 @@ impl State {
     /// needs no frame (no callee-saved register saved and restored a line).
     #[inline(never)]
     fn record_unstamped(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
-        if self.takes_no_grammar(t) && fw.is_none() {
+        if self.takes_no_grammar(t) {
+            // A firmware stamp (Raspberry Pi `MESS:` lines, which no grammar takes) is all the
+            // slow path would add: `classify` notes it before anything else reads it.
+            if fw.is_some() {
+                self.cur.fw_s = fw;
+            }
             return self.record_ungrammatical(n, host, t);
         }
         self.record_unstamped_slow(n, host, fw, t);
     }
 
-    /// Whether a text with no firmware stamp is one that [`State::record_unstamped_slow`]
-    /// would only touch the boot with and test for the ready prompt: not empty, outside a
-    /// bootstage report, with no markers or profile ready pattern to try, and turned away by
-    /// [`gate::may_match`] (so no grammar, nor user space's opening, can take it).
+    /// Whether a text is one that [`State::record_unstamped_slow`] would only note the
+    /// firmware stamp of (if any), touch the boot with and test for the ready prompt: not
+    /// empty, outside a bootstage report, with no markers or profile ready pattern to try, and
+    /// turned away by [`gate::may_match`] (so no grammar, nor user space's opening, can take it).
     #[inline(always)]
     fn takes_no_grammar(&self, t: &str) -> bool {
         let b = t.as_bytes();
@@ -946,7 +951,7 @@ impl State {
     }
 
     /// [`State::record_unstamped`] of a text the grammars may take, or read in a bootstage
-    /// report, or empty, or with a firmware stamp, markers or a profile's ready pattern.
+    /// report, or empty, or with markers or a profile's ready pattern.
     #[inline(never)]
     fn record_unstamped_slow(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if t.is_empty() {
