@@ -184,6 +184,204 @@ pub fn number_may_match(last: u8, hints: u8) -> bool {
         )
 }
 
+/// The grammars that may take a text `b` with no hint, by the fixed words each one's own code
+/// starts with (the first 16 bytes at most, a superset where a word is longer), narrower than
+/// [`grammars`]' first byte: most texts the first byte (and [`may_match`]'s pair) lets in,
+/// `Starting foo.service`, `Boot HART ...`, `SYSFW revision`, `*** Warning`, are told here to
+/// be no grammar's before its chain is tried. Words: U-Boot's banner, `Trying to boot`, timer
+/// summary, `SPL: failed`, `Mark`, `Accumulated`, `### ERROR` and hand-off `Starting`s; SBL's
+/// `KPI_DATA:`, profile tags, `fxn:`/`**`, `MCU @ `, `cycles per usec`, `Detected overflow`,
+/// `Image loading`, `SBL Revision:`, `Starting linux` (and `2nd stage bootloader` anywhere in
+/// an `S` text); OP-TEE's `X/TC:`/`X/TA:`; SYSFW's `SYSFW ABI`/`Version`, `TIFS ver`,
+/// `DMSC ABI`; TF-A's levels; `OpenSBI `; the Raspberry Pi's four prefixes; the Linux
+/// messages of `linux::line`; systemd's `[  OK  ]`, `[FAILED]`, `Startup `, `Welcome `,
+/// `systemd[` and blame rows (a number line ending as [`number_may_match`] lets in). User
+/// space's opening is none of these: the timeline tests it after the grammars, as before.
+#[inline(always)]
+pub fn word_grammars(t: &str) -> u16 {
+    let b = t.as_bytes();
+    let p = |w: &[u8]| b.starts_with(w);
+    // OP-TEE's levels, then `/TC:` or `/TA:` (`I`, `D`, `E`, `F`, `W` texts).
+    let optee = || matches!(b.get(1..5), Some(b"/TC:" | b"/TA:"));
+    // The first byte picks the arm (a jump table); its words are then compared as prefixes.
+    let Some(&first) = b.first() else {
+        return 0;
+    };
+    match first {
+        b'S' => {
+            // `Starting ` then a byte that begins `kernel`, `ATF` (U-Boot), `linux` (SBL) or
+            // (after any blanks) `start*.elf` (Raspberry Pi), or nothing.
+            let g = if p(b"Starting ") {
+                match b.get(9) {
+                    Some(&c) if c.is_ascii_graphic() && !matches!(c, b'k' | b'A' | b'l' | b's') => {
+                        0
+                    }
+                    _ => UBOOT | SBL | RPI,
+                }
+            } else if p(b"Startup ") {
+                SYSTEMD
+            } else if p(b"SPL: fai") {
+                UBOOT
+            } else if p(b"SBL Revi") {
+                SBL
+            } else if p(b"SYSFW AB") || p(b"SYSFW Ve") {
+                SYSFW
+            } else {
+                0
+            };
+            // SBL takes an `S` text holding `2nd stage bootloader` anywhere, first in the
+            // chain after U-Boot: let it try whenever another word let the text in, else scan.
+            if g != 0 {
+                g | SBL
+            } else if crate::sbl::has_2nd_stage_inline(t) {
+                SBL
+            } else {
+                0
+            }
+        }
+        b'0'..=b'9' if number_may_match(b[b.len() - 1], 0) => SYSTEMD,
+        b'[' => {
+            if p(b"[  OK  ]") || p(b"[FAILED]") {
+                SYSTEMD
+            } else if p(b"[BOOTLOA") || p(b"[KPI]") {
+                SBL
+            } else {
+                0
+            }
+        }
+        b'U' => {
+            if p(b"U-Boot ") {
+                UBOOT
+            } else if p(b"Uncompressing Li") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'T' => {
+            if p(b"Trying to boot f") || p(b"Timer summary in") {
+                UBOOT
+            } else if p(b"TIFS ver:") {
+                SYSFW
+            } else {
+                0
+            }
+        }
+        b'M' => {
+            if p(b"Mark") {
+                UBOOT
+            } else if p(b"MCU @ ") {
+                SBL
+            } else if p(b"Machine model: ") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'A' if p(b"Accumulated time") => UBOOT,
+        b'#' if p(b"### ERROR ###") => UBOOT,
+        b'K' => {
+            if p(b"KPI_DATA:") {
+                SBL
+            } else if p(b"Kernel command l") || p(b"Kernel panic - n") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'f' if p(b"fxn:") => SBL,
+        // `**`, blanks, `fxn:`.
+        b'*' if matches!(b.get(1..3), Some([b'*', b' ' | b'\t' | b'f'])) => SBL,
+        b'c' => {
+            if p(b"cycles per usec") {
+                SBL
+            } else if p(b"calling ") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'D' => {
+            if optee() {
+                OPTEE
+            } else if p(b"Detected overflow") {
+                SBL
+            } else if p(b"DMSC ABI revision") {
+                SYSFW
+            } else {
+                0
+            }
+        }
+        b'I' => {
+            if optee() {
+                OPTEE
+            } else if p(b"INFO:") {
+                TFA
+            } else if p(b"Image loading do") {
+                SBL
+            } else {
+                0
+            }
+        }
+        b'E' => {
+            if optee() {
+                OPTEE
+            } else if p(b"ERROR:") {
+                TFA
+            } else {
+                0
+            }
+        }
+        b'W' => {
+            if optee() {
+                OPTEE
+            } else if p(b"WARNING:") {
+                TFA
+            } else if p(b"Welcome to ") {
+                SYSTEMD
+            } else {
+                0
+            }
+        }
+        b'F' => {
+            if optee() {
+                OPTEE
+            } else if p(b"Firmware: ") {
+                RPI
+            } else if p(b"Freeing unused k") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'N' if p(b"NOTICE:") => TFA,
+        b'V' if p(b"VERBOSE:") => TFA,
+        b'O' if p(b"OpenSBI ") => OPENSBI,
+        b'R' => {
+            if p(b"RPi: BOOTLOADER") {
+                RPI
+            } else if p(b"Run ") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'L' => {
+            if p(b"Loaded '") {
+                RPI
+            } else if p(b"Linux version ") {
+                LINUX
+            } else {
+                0
+            }
+        }
+        b'B' if p(b"Booting Linux") => LINUX,
+        b'i' if p(b"initcall ") => LINUX,
+        b's' if p(b"systemd[") => SYSTEMD,
+        _ => 0,
+    }
+}
+
 /// [`may_match`] by a search of [`PAIRS`] and [`ANY_SECOND`]: the reference its tables stand
 /// in for.
 #[cfg(test)]
@@ -408,6 +606,72 @@ mod tests {
         "[BOOTLOADER PROFILE]",
         "KPI_DATA: ",
         "W/TA:",
+        // Lines the first byte lets in that no grammar takes, and near misses of the words.
+        "Starting foo.service...",
+        "Starting ",
+        "Starting  start4.elf",
+        "Starting\tlinux",
+        "Startup ",
+        "Stopping x",
+        "SYSFW revision",
+        "SYSFW Version 9.0",
+        "SPL initial stack",
+        "STM32MP> boot",
+        "Boot HART ISA",
+        "Booting using the fdt",
+        "Booting Linux",
+        "*** Warning - bad CRC",
+        "** fxn:",
+        "**\tfxn:",
+        "root@OK527:/# ",
+        "systemd-analyze",
+        "systemd[1]: ",
+        "Loaded environment",
+        "Loading Device Tree",
+        "Image Name:",
+        "Run /sbin/init as init process",
+        "Runtime SBI",
+        "MMC:   mmc@0",
+        "WARNING: Cache",
+        "WARNING -- x",
+        "In:    serial",
+        "Kernel relocated",
+        "Model: x",
+        "[  5]   0.00-1.00 sec",
+        "[ ID] Interval",
+        "2nd stage bootloader",
+        "Welcome to x",
+        "calling  f+0x0/0x1 @ 1",
+        "initcall",
+        "I/TC: x",
+        "D/TA:",
+        "E/TC:",
+        "F/TC:",
+        "Firmware: x",
+        "Freeing unused kernel memory",
+        "Uncompressing Linux... done",
+        "Linux version 6.1",
+        "Kernel command line: x",
+        "Machine model: x",
+        "MCU @ 1000Hz",
+        "TIFS ver: 9",
+        "DMSC ABI revision 3.1",
+        "Trying to boot from MMC1",
+        "Timer summary in microseconds (2 records):",
+        "Accumulated time:",
+        "### ERROR ### Please RESET the board ###",
+        "U-Boot 2024.01 (x)",
+        "SPL: failed to boot from all boot devices",
+        "Detected overflow, x",
+        "Image loading done, switching to application",
+        "cycles per usec  = 1000",
+        "[FAILED] Failed to start x.",
+        "RPi: BOOTLOADER release VERSION:1 DATE: 2",
+        "OpenSBI v1.2",
+        "Loaded 'kernel8.img' to 0x80000",
+        "VERBOSE: x",
+        "ERROR:   x",
+        "INFO:    BL31: v2.8",
     ];
 
     proptest::proptest! {
@@ -477,6 +741,62 @@ mod tests {
                     proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
                 }
                 proptest::prop_assert!(!opens_userspace(&t), "{:?}", t);
+            }
+        }
+    }
+
+    #[test]
+    fn samples_pass_their_word_gate() {
+        for (bit, t) in SAMPLES {
+            assert!(word_grammars(t) & bit != 0, "{t:?}");
+        }
+        // Lines the first byte (and the pair) lets in that no grammar takes, turned away by
+        // their words.
+        for t in [
+            "Starting foo.service...",
+            "Boot HART ISA Extensions  : none",
+            "SYSFW revision 0x9",
+            "*** Warning - bad CRC, using default environment",
+            "Booting using the fdt blob at 0x1",
+            "[  5]   0.00-1.00 sec",
+            "systemd-analyze blame",
+            "1.234 x",
+        ] {
+            let b = t.as_bytes();
+            assert!(may_match(b[0], b[1], 0), "{t:?}");
+            assert_eq!(word_grammars(t), 0, "{t:?}");
+        }
+        // `2nd stage bootloader` anywhere in an `S` text lets SBL in.
+        assert_eq!(word_grammars("Some 2nd stage bootloader"), SBL);
+        assert_eq!(word_grammars("Starting x and 2nd stage bootloader"), SBL);
+        assert_eq!(word_grammars(""), 0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// A text without a hint never matches a grammar [`word_grammars`] leaves out: the
+        /// text is the grammars' words and the lines' words (the first one perhaps cut
+        /// short), after none, one or two bytes picked among the words' first bytes or any
+        /// char. (Whether the grammars, fed such texts, match at all is `samples_*`' part.)
+        #[test]
+        fn no_grammar_matches_outside_its_words(
+            lead in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(b"UTSMA#K[f*cDIEFWNVORLBis0123456789xm-rPyeYpu /".to_vec())
+                    .prop_map(char::from),
+                proptest::prelude::any::<char>(),
+            ], 0..3),
+            head in proptest::sample::select(WORDS.to_vec()),
+            cut in 0usize..4,
+            rest in proptest::collection::vec(proptest::sample::select(WORDS.to_vec()), 0..5),
+        ) {
+            let head = head.get(cut.min(head.len())..).unwrap_or("");
+            let lead: String = lead.into_iter().collect();
+            let t = format!("{lead}{head}{}", rest.concat());
+            let g = word_grammars(&t);
+            for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+                if g & bit == 0 {
+                    proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
+                }
             }
         }
     }

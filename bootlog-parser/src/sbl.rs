@@ -252,6 +252,13 @@ static STAGE2_PAIRS: [u8; 65536] = stage2_pairs();
 /// cost more, a `memchr` call more still.
 #[inline(never)]
 fn has_2nd_stage(t: &str) -> bool {
+    has_2nd_stage_inline(t)
+}
+
+/// [`has_2nd_stage`] inlined, for the gate's word test (`gate::word_grammars`), where a call
+/// would cost its caller a frame.
+#[inline(always)]
+pub(crate) fn has_2nd_stage_inline(t: &str) -> bool {
     let b = t.as_bytes();
     let mut p = STAGE2.len() - 2;
     while p + 1 < b.len() {

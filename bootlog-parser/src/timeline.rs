@@ -950,10 +950,35 @@ impl State {
         }
     }
 
-    /// [`State::record_unstamped`] of a text the grammars may take, or read in a bootstage
-    /// report, or empty, or with markers or a profile's ready pattern.
+    /// [`State::record_unstamped`] of a text [`gate::may_match`] lets in, or read in a
+    /// bootstage report, or empty, or with markers or a profile's ready pattern. Most texts the
+    /// gate lets in without a hint start with no grammar's fixed words
+    /// ([`gate::word_grammars`]: `Starting foo.service`, `Boot HART ...`) and open no user
+    /// space: those take the fast path's steps here, the rest
+    /// [`State::record_unstamped_classified`]. Every path is a call that is the last thing
+    /// done, and the word test makes no call, so this needs no frame.
     #[inline(never)]
     fn record_unstamped_slow(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        if !t.is_empty()
+            && self.hints & needles::ALL == 0
+            && self.cur.bootstage.is_none()
+            && self.markers.is_empty()
+            && self.ready.is_none()
+            && gate::word_grammars(t) == 0
+            && !self.may_open_userspace(t)
+        {
+            if fw.is_some() {
+                self.cur.fw_s = fw;
+            }
+            return self.record_ungrammatical(n, host, t);
+        }
+        self.record_unstamped_classified(n, host, fw, t);
+    }
+
+    /// [`State::record_unstamped_slow`] of a text some grammar may take (or empty, or read in
+    /// a bootstage report, or with markers or a profile's ready pattern): the grammars.
+    #[inline(never)]
+    fn record_unstamped_classified(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if t.is_empty() {
             if self.cur.started {
                 self.cur.lines.1 = n;
@@ -1067,6 +1092,18 @@ impl State {
         }
     }
 
+    /// Whether `t` may open user space in [`State::classify`] (after no grammar took it):
+    /// the first byte first, then the running stage, then the four openings.
+    #[inline(always)]
+    fn may_open_userspace(&self, t: &str) -> bool {
+        matches!(t.as_bytes().first(), Some(b'i' | b'I' | b'S' | b'W'))
+            && self.current() == Some(StageId::Kernel)
+            && (t.starts_with("init started: BusyBox")
+                || t.starts_with("INIT: version")
+                || t.starts_with("Starting ")
+                || t.starts_with("Welcome to "))
+    }
+
     /// The grammars' reading of a text that has no printk stamp, and what it opens or marks.
     fn classify(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if fw.is_some() {
@@ -1141,13 +1178,7 @@ impl State {
             }
         }
         // The first byte first: most lines are ruled out by it alone.
-        if matches!(t.as_bytes().first(), Some(b'i' | b'I' | b'S' | b'W'))
-            && self.current() == Some(StageId::Kernel)
-            && (t.starts_with("init started: BusyBox")
-                || t.starts_with("INIT: version")
-                || t.starts_with("Starting ")
-                || t.starts_with("Welcome to "))
-        {
+        if self.may_open_userspace(t) {
             self.open(StageId::Userspace, n, host, None, "init");
         }
         // A profile's markers are rare: one length test here, the loop out of line (its set-up
@@ -3517,6 +3548,78 @@ mod tests {
             proptest::prop_assert_eq!(
                 boots_by_ok_path(&lines, true),
                 boots_by_ok_path(&lines, false),
+                "{:?}", lines
+            );
+        }
+    }
+
+    /// The boots of texts with no printk stamp (each with its firmware stamp, if any) fed to
+    /// a parser's state one by one, each line's hints its words (see [`needles`]), by
+    /// [`State::record_unstamped`] (`fast`: its pair and word gates) or by
+    /// [`State::record_unstamped_classified`], the grammar path they stand in front of.
+    fn boots_by_unstamped_path(lines: &[(Option<f64>, String)], fast: bool) -> Vec<Boot> {
+        let words = [
+            ("autoboot", needles::AUTOBOOT),
+            ("oard", needles::OARD),
+            (" reached after ", needles::REACHED),
+            ("@", needles::AT),
+        ];
+        let mut p = Parser::new(&BoardProfile::generic());
+        for (i, (fw, l)) in lines.iter().enumerate() {
+            p.state.hints = words
+                .iter()
+                .filter(|(w, _)| l.contains(w))
+                .fold(0, |h, (_, bit)| h | bit);
+            let n = i as u64 + 1;
+            if fast {
+                p.state.record_unstamped(n, None, *fw, l);
+            } else {
+                p.state.record_unstamped_classified(n, None, *fw, l);
+            }
+        }
+        p.finish()
+    }
+
+    proptest::proptest! {
+        /// [`State::record_unstamped`]'s gates (the first two bytes, then the grammars' words)
+        /// record what the grammar path does, on logs glued from the lines no grammar takes
+        /// (`Starting foo.service` before and after the kernel, `Boot HART`, `SYSFW revision`,
+        /// `2nd stage bootloader` anywhere), the lines that open stages, reports and user
+        /// space, near misses of the words, login prompts and empty texts, some with a
+        /// firmware stamp.
+        #[test]
+        fn unstamped_gates_are_the_grammar_path(
+            lines in proptest::collection::vec((
+                proptest::option::of(proptest::sample::select(vec![0.5f64, 1.25, 3.0])),
+                proptest::sample::select(vec![
+                    "Starting foo.service...", "Starting kernel ...", "Starting ATF",
+                    "Starting linux and RTOS", "Starting start4.elf @ 0x1 partition 0",
+                    "Starting  start4.elf", "Starting", "Starting x and 2nd stage bootloader",
+                    "Some 2nd stage bootloader", "Startup finished in 1.0s (kernel) + 2.0s (userspace) = 3.0s",
+                    "Boot HART ISA Extensions  : none", "Booting Linux on physical CPU 0x0",
+                    "Booting using the fdt", "SYSFW revision 0x9", "SYSFW ABI: 3.1 (firmware rev 0x9 '9.0')",
+                    "SBL Revision: 01.00", "SPL initial stack usage", "U-Boot SPL 2024.01 (x)",
+                    "U-Boot 2024.01 (x)", "Timer summary in microseconds (2 records):",
+                    "       Mark    Elapsed  Stage", "         0          0  reset",
+                    "Accumulated time:", "*** Warning - bad CRC", "** fxn:x line:1 cycle:2 timestamp:3us",
+                    "[  5]   0.00-1.00 sec", "[  OK  ] Started x.service.", "[KPI] x : 12us",
+                    "root@board:~# ", "x login: ", "board login:", "Welcome to Debian!",
+                    "init started: BusyBox v1", "INIT: version 2.88", "initcall f+0x0/0x1 returned 0 after 5 usecs",
+                    "Linux version 6.1.0 (x)", "Run /init as init process", "NOTICE:  BL31: v2.8",
+                    "WARNING: Cache x", "I/TC: OP-TEE version: 3.19", "I/TC: Primary CPU switching to normal world boot",
+                    "OpenSBI v1.2", "Firmware: 2021-11-22", "RPi: BOOTLOADER release VERSION:1 DATE: 2",
+                    "Loaded 'kernel8.img' to 0x80000", "Loaded environment", "systemd[1]: Started x",
+                    "systemd-analyze blame", "1.234s a.service", "1.234 x", "7", "Board Configuration done",
+                    "Hit any key to stop autoboot:  0", "a.service @1.2s +3ms", "a.target reached after 1.5s",
+                    "", "x", "S", "St",
+                ]),
+            ), 0..32),
+        ) {
+            let lines: Vec<(Option<f64>, String)> =
+                lines.into_iter().map(|(fw, l)| (fw, l.to_string())).collect();
+            proptest::prop_assert_eq!(
+                boots_by_unstamped_path(&lines, true),
+                boots_by_unstamped_path(&lines, false),
                 "{:?}", lines
             );
         }
