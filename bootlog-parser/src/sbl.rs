@@ -263,10 +263,14 @@ pub(crate) fn has_2nd_stage_inline(t: &str) -> bool {
     let mut p = STAGE2.len() - 2;
     while p + 1 < b.len() {
         let pair = usize::from(b[p]) << 8 | usize::from(b[p + 1]);
-        let j = usize::from(STAGE2_PAIRS[pair]);
-        // `j - 1` is where the word would start before `p`.
-        if j != 0 && p + 1 >= j && b[p + 1 - j..].starts_with(STAGE2) {
-            return true;
+        let j = STAGE2_PAIRS[pair];
+        // Most probes find no pair of the word: one test, the word compared only after it.
+        if j != 0 {
+            // `j - 1` is where the word would start before `p`.
+            let j = usize::from(j);
+            if p + 1 >= j && b[p + 1 - j..].starts_with(STAGE2) {
+                return true;
+            }
         }
         p += STAGE2.len() - 1;
     }
