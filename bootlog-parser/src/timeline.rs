@@ -2382,8 +2382,7 @@ impl<T: Named> Slots<T> {
         match self.v.get_mut(self.len) {
             Some(old) => {
                 let mut s = std::mem::take(old.name_mut());
-                s.clear();
-                s.push_str(text);
+                set_text(&mut s, text);
                 *old = make(s);
             }
             None => self.v.push(make(pool.take(text))),
@@ -2463,8 +2462,7 @@ impl Slots<Initcall> {
     ) {
         match self.v.get_mut(self.len) {
             Some(old) => {
-                old.name.clear();
-                old.name.push_str(name);
+                set_text(&mut old.name, name);
                 old.duration_us = duration_us;
                 old.ret = ret;
                 old.ts_s = ts_s;
@@ -2513,9 +2511,10 @@ fn rewrite_same_keys(m: &mut BTreeMap<String, String>, have: &[(String, String)]
 }
 
 /// Makes `s` hold `text`, leaving it as it is when it already does: a slot rewritten boot
-/// after boot mostly gets the same text again (a boot loop prints the same versions), and
-/// an inline compare is cheaper than a copy through `memcpy`.
-#[inline]
+/// after boot mostly gets the same text again (a boot loop prints the same versions,
+/// initcalls and units), and an inline compare is cheaper than a copy through `memcpy`.
+/// Always inlined: as a call from [`Slots::push`] it cost more than the copies it saves.
+#[inline(always)]
 fn set_text(s: &mut String, text: &str) {
     if !same_bytes(s.as_bytes(), text.as_bytes()) {
         s.clear();
