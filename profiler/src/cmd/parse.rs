@@ -239,10 +239,13 @@ fn json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Resu
         Ok(())
     };
     let parsed = parse_all();
-    // The boots parsed go out even when a later input fails, as they did boot by boot.
-    out.write_all(&obj)?;
-    parsed?;
-    obj.clear();
+    if parsed.is_err() {
+        // The boots parsed go out even when a later input fails, as they did boot by boot.
+        out.write_all(&obj)?;
+        return parsed;
+    }
+    // The last boots and the statistics go out in one write: a buffer of 64 KiB or more
+    // goes past the `BufWriter` whole, where two smaller ones were each copied into it.
     obj.extend_from_slice(b"],\"stats\":");
     bootlog_parser::json::write_stats(&mut obj, &stats.into_stats());
     obj.extend_from_slice(b"}\n");
