@@ -1238,10 +1238,8 @@ impl State {
         }
         match b.components.get_mut(b.components_len) {
             Some((k, val)) => {
-                k.clear();
-                k.push_str(key);
-                val.clear();
-                val.push_str(v);
+                put_text(k, key);
+                put_text(val, v);
             }
             None => {
                 let pool = &mut self.bin.strings;
@@ -2517,8 +2515,48 @@ fn rewrite_same_keys(m: &mut BTreeMap<String, String>, have: &[(String, String)]
 #[inline(always)]
 fn set_text(s: &mut String, text: &str) {
     if !same_bytes(s.as_bytes(), text.as_bytes()) {
+        put_text(s, text);
+    }
+}
+
+/// Makes `s` hold `text` (what `clear` then `push_str` do), a text of 4 to 32 bytes (component
+/// keys, most versions) copied as two overlapping words in line instead of through a `memcpy`
+/// call, which costs more than the copy itself at these lengths.
+#[inline(always)]
+fn put_text(s: &mut String, text: &str) {
+    let n = text.len();
+    if !(4..=32).contains(&n) {
         s.clear();
         s.push_str(text);
+        return;
+    }
+    s.clear();
+    s.reserve(n);
+    let src = text.as_ptr();
+    // SAFETY: `s` was cleared and has room for `n` bytes (the reserve), so every store below,
+    // at offsets up to `n`, lies in its buffer; every load lies in `text` (the two words of
+    // each case, at 0 and ending at `n`, are no longer than `n`). The bytes copied are `text`'s,
+    // valid UTF-8, so `s` holds exactly `text` once its length is set to `n`.
+    unsafe {
+        let v = s.as_mut_vec();
+        let dst = v.as_mut_ptr();
+        if n > 16 {
+            let a = std::ptr::read_unaligned(src as *const u128);
+            let b = std::ptr::read_unaligned(src.add(n - 16) as *const u128);
+            std::ptr::write_unaligned(dst as *mut u128, a);
+            std::ptr::write_unaligned(dst.add(n - 16) as *mut u128, b);
+        } else if n >= 8 {
+            let a = std::ptr::read_unaligned(src as *const u64);
+            let b = std::ptr::read_unaligned(src.add(n - 8) as *const u64);
+            std::ptr::write_unaligned(dst as *mut u64, a);
+            std::ptr::write_unaligned(dst.add(n - 8) as *mut u64, b);
+        } else {
+            let a = std::ptr::read_unaligned(src as *const u32);
+            let b = std::ptr::read_unaligned(src.add(n - 4) as *const u32);
+            std::ptr::write_unaligned(dst as *mut u32, a);
+            std::ptr::write_unaligned(dst.add(n - 4) as *mut u32, b);
+        }
+        v.set_len(n);
     }
 }
 
@@ -2784,7 +2822,7 @@ impl StringPool {
     #[inline]
     fn take(&mut self, text: &str) -> String {
         let mut s = self.empty(text.len());
-        s.push_str(text);
+        put_text(&mut s, text);
         s
     }
 
@@ -4024,5 +4062,34 @@ mod tests {
         pool.put(String::with_capacity(4));
         pool.put(String::with_capacity(1 << 20));
         assert!(pool.classes.iter().all(|c| c.is_empty()));
+    }
+
+    /// [`put_text`]'s reference: what it stands for.
+    fn put_text_ref(s: &mut String, text: &str) {
+        s.clear();
+        s.push_str(text);
+    }
+
+    proptest::proptest! {
+        /// [`put_text`] leaves the string as its reference does, whatever it held and had room
+        /// for before, on texts of every length around its word copies (multi-byte
+        /// characters included), and [`set_text`] too.
+        #[test]
+        fn put_text_is_clear_and_push(
+            before in "[a-zé😀]{0,40}",
+            room in 0usize..64,
+            text in "[a-z0-9._ é😀-]{0,40}",
+        ) {
+            let mut a = String::with_capacity(room);
+            a.push_str(&before);
+            let mut b = a.clone();
+            let mut c = a.clone();
+            put_text(&mut a, &text);
+            put_text_ref(&mut b, &text);
+            set_text(&mut c, &text);
+            proptest::prop_assert_eq!(&a, &b);
+            proptest::prop_assert_eq!(&c, &b);
+            proptest::prop_assert_eq!(a.len(), text.len());
+        }
     }
 }
