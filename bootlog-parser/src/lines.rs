@@ -25,6 +25,22 @@ pub struct Flags {
     pub hints: u8,
 }
 
+/// What [`LineSplitter::feed_into`] hands each line to: `line(line_no, bytes, flags)`, as
+/// [`LineSplitter::feed`]'s closure is called. A type of its own can mark its `line`
+/// `#[inline(always)]`, which a closure cannot: the timeline's per-line dispatch then stays
+/// in the splitter's loop however large it grows.
+pub(crate) trait LineSink {
+    /// One line (see [`LineSplitter::feed`]).
+    fn line(&mut self, line_no: u64, bytes: &[u8], flags: Flags);
+}
+
+impl<F: FnMut(u64, &[u8], Flags)> LineSink for F {
+    #[inline(always)]
+    fn line(&mut self, line_no: u64, bytes: &[u8], flags: Flags) {
+        self(line_no, bytes, flags)
+    }
+}
+
 /// Splits a byte stream into lines; feed it chunks of any size.
 #[derive(Debug, Default)]
 pub struct LineSplitter {
@@ -47,6 +63,12 @@ impl LineSplitter {
     /// Consumes a chunk and calls `out(line_no, bytes, flags)` for every complete line in it
     /// (see [`Flags`]).
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
+        self.feed_into(chunk, out);
+    }
+
+    /// [`Self::feed`] with the lines handed to a [`LineSink`].
+    #[inline]
+    pub(crate) fn feed_into(&mut self, chunk: &[u8], out: &mut impl LineSink) {
         #[cfg(target_arch = "x86_64")]
         if has_avx2_bmi1() {
             // SAFETY: the CPU has AVX2 and BMI1 (just checked).
@@ -63,7 +85,7 @@ impl LineSplitter {
     /// The CPU must have AVX2 and BMI1.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1")]
-    unsafe fn feed_avx2(&mut self, chunk: &[u8], out: &mut impl FnMut(u64, &[u8], Flags)) {
+    unsafe fn feed_avx2(&mut self, chunk: &[u8], out: &mut impl LineSink) {
         // SAFETY: the CPU has AVX2 (this function's contract).
         self.feed_with(chunk, out, |b| unsafe { scan_avx2(b) });
     }
@@ -81,7 +103,7 @@ impl LineSplitter {
     fn feed_with(
         &mut self,
         chunk: &[u8],
-        out: &mut impl FnMut(u64, &[u8], Flags),
+        out: &mut impl LineSink,
         block_controls: impl Fn(&[u8; 66]) -> u64,
     ) {
         let mut start = 0;
@@ -215,7 +237,7 @@ impl LineSplitter {
                     }
                 }
                 if n < limit {
-                    out(
+                    out.line(
                         line_no,
                         body,
                         Flags {
@@ -242,7 +264,7 @@ impl LineSplitter {
             let head = std::mem::replace(&mut self.buf, rest);
             self.cut_pieces += 1;
             self.cutting = true;
-            out(
+            out.line(
                 self.line_no,
                 &head,
                 Flags {
@@ -269,7 +291,7 @@ impl LineSplitter {
         plain: bool,
         hints: u8,
         carry: bool,
-        out: &mut impl FnMut(u64, &[u8], Flags),
+        out: &mut impl LineSink,
     ) -> u64 {
         self.line_no = line_no;
         if !carry {
@@ -320,19 +342,19 @@ impl LineSplitter {
         self.line_no
     }
 
-    fn emit(&mut self, body: &[u8], flags: Flags, out: &mut impl FnMut(u64, &[u8], Flags)) {
+    fn emit(&mut self, body: &[u8], flags: Flags, out: &mut impl LineSink) {
         if body.len() <= MAX_LINE {
             if flags.cut {
                 self.cut_pieces += 1;
             }
-            out(self.line_no, body, flags);
+            out.line(self.line_no, body, flags);
             return;
         }
         let mut pieces = body.chunks(MAX_LINE).peekable();
         while let Some(p) = pieces.next() {
             self.cut_pieces += 1;
             // A piece of a plain line is plain.
-            out(self.line_no, p, Flags { cut: true, ..flags });
+            out.line(self.line_no, p, Flags { cut: true, ..flags });
             if pieces.peek().is_some() {
                 self.line_no += 1;
             }
@@ -1133,7 +1155,7 @@ mod tests {
             let want = run(|s, c, out| feed_ref(s, c, &mut |n, b, f| out(n, b, f)));
             let fast = run(|s, c, out| s.feed(c, &mut |n, b, f| out(n, b, f)));
             let portable = run(|s, c, out| {
-                s.feed_with(c, &mut |n, b, f| out(n, b, f), scan)
+                s.feed_with(c, &mut |n, b: &[u8], f| out(n, b, f), scan)
             });
             proptest::prop_assert!(fast == want);
             proptest::prop_assert!(portable == want);

@@ -173,7 +173,7 @@ impl Parser {
     /// Consumes a chunk of console bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
         let Self { splitter, state } = self;
-        splitter.feed(bytes, &mut |n, b, f| state.line(n, b, f));
+        splitter.feed_into(bytes, state);
     }
 
     /// Boots completed so far (a later boot began after them); drains them.
@@ -423,7 +423,19 @@ fn login_tail(t: &str) -> bool {
     end == 6 || !b[end - 7].is_ascii_alphanumeric() && b[end - 7] != b'_'
 }
 
+/// The splitter's lines go straight to [`State::line`], inlined into its loop (a closure's
+/// body, which cannot be marked `always`, became a call there when the dispatch grew).
+impl crate::lines::LineSink for State {
+    #[inline(always)]
+    fn line(&mut self, n: u64, bytes: &[u8], flags: Flags) {
+        State::line(self, n, bytes, flags);
+    }
+}
+
 impl State {
+    /// One line from the splitter: its text to [`State::line_text`], the common case (a
+    /// whole plain line) inlined into the splitter's loop.
+    #[inline(always)]
     fn line(&mut self, n: u64, bytes: &[u8], flags: Flags) {
         // The common case (a whole plain line) stays in this short function; the rest is
         // out of line so that it does not weigh on every line's entry and exit.
@@ -463,7 +475,12 @@ impl State {
     /// no frame of its own: a line pays for one function entry and exit, the record's.
     #[inline(always)]
     fn line_text(&mut self, n: u64, text: &str) {
-        let lead = ascii::trim_start(text);
+        // Most texts start with no blank, and are their own `lead` (no trim, which tests the
+        // slices and re-reads the byte).
+        let lead = match text.as_bytes().first() {
+            Some(&c) if c > b' ' => text,
+            _ => ascii::trim_start(text),
+        };
         match lead.bytes().next() {
             // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
             // (Not `[`: no printk stamp, so past `record_text`'s stamp test.)
