@@ -504,19 +504,54 @@ impl State {
     /// [`State::digit_bracket_line`] at once when a digit follows the `[`). (A text with
     /// a printk stamp has no host stamp, see `host_and_printk_stamps_exclude`, so reading the
     /// printk stamp first changes no answer.)
+    ///
+    /// Every way out is a jump to another function (the stamp's first steps only load and
+    /// compare), so this needs no frame: a call in it (the memo's miss) made every `[`-line
+    /// save and restore six registers.
     #[inline(never)]
     fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
-        if let Some(ts) = self.stamp_memo.read(lead.as_bytes()) {
-            if !self.printk_usual(lead, ts) {
-                return self.printk_line(n, lead, ts);
-            }
-            let b = lead.as_bytes();
-            if linux::may_be_marker(b[15], b[16]) {
-                return self.marker_printk(n, lead, ts);
-            }
-            self.usual_printk_done(n, lead, ts);
-            return;
+        match self.stamp_memo.same_second(lead.as_bytes()) {
+            Some(true) => self.printk_same_second(n, lead),
+            Some(false) => self.bracket_new_second(n, text, lead),
+            None => self.bracket_unstamped(n, text, lead),
         }
+    }
+
+    /// [`State::bracket_line`] of a printk line whose stamp's seconds field is the memo's
+    /// (most printk lines): its stamp read from the memo, its record made.
+    #[inline(never)]
+    fn printk_same_second(&mut self, n: u64, lead: &str) {
+        let ts = self.stamp_memo.read_same(lead.as_bytes());
+        self.printk_stamped(n, lead, ts);
+    }
+
+    /// [`State::bracket_line`] of a `lead` whose seconds field is not the memo's: the whole
+    /// stamp read (and remembered), else (no stamp in the kernel's layout) the other readers.
+    #[inline(never)]
+    fn bracket_new_second(&mut self, n: u64, text: &str, lead: &str) {
+        match self.stamp_memo.read(lead.as_bytes()) {
+            Some(ts) => self.printk_stamped(n, lead, ts),
+            None => self.bracket_unstamped(n, text, lead),
+        }
+    }
+
+    /// [`State::bracket_line`] of a printk line `lead` stamped `ts` in the kernel's layout:
+    /// recorded here when [`State::printk_usual`] (most), else by [`State::printk_line`].
+    #[inline(always)]
+    fn printk_stamped(&mut self, n: u64, lead: &str, ts: f64) {
+        if !self.printk_usual(lead, ts) {
+            return self.printk_line(n, lead, ts);
+        }
+        let b = lead.as_bytes();
+        if linux::may_be_marker(b[15], b[16]) {
+            return self.marker_printk(n, lead, ts);
+        }
+        self.usual_printk_done(n, lead, ts);
+    }
+
+    /// [`State::bracket_line`] of a `lead` with no printk stamp in the kernel's layout.
+    #[inline(always)]
+    fn bracket_unstamped(&mut self, n: u64, text: &str, lead: &str) {
         // A digit right after the `[` (grabserial's `[abs delta]`): where `bracket_other`
         // sends it, with no frame of its own on the way.
         if lead.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
