@@ -112,10 +112,28 @@ fn skip_space_words(b: &[u8]) -> usize {
 /// The number of leading spaces of `b`, 8 bytes a word while 8 are left (the spaces of the
 /// first word that is not all spaces counted at once, by its trailing zero bytes once xored
 /// with spaces); fewer than 8 bytes left: where the words stopped, for the callers' byte loops.
+/// With SSE2 (x86_64) and 16 bytes or more, the first 16 at once: indented console lines
+/// (4 to 9 blanks, tens of thousands a log) are answered in one step, not two or three words.
 #[inline]
 fn skip_space_words_start(b: &[u8]) -> usize {
     const SPACES: u64 = u64::from_le_bytes(*b"        ");
     let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 16 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; `b` has 16 bytes or more, so the
+        // unaligned load of `b[0..16]` reads inside it.
+        let spaces = unsafe {
+            let v = _mm_loadu_si128(b.as_ptr() as *const __m128i);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8))) as u32
+        };
+        // Bit `j` set: byte `j` is not a space; the lowest is the first such byte.
+        let other = spaces ^ 0xffff;
+        if other != 0 {
+            return other.trailing_zeros() as usize;
+        }
+        i = 16;
+    }
     while let Some(w) = word_at(b, i) {
         let x = w ^ SPACES;
         if x != 0 {
