@@ -147,6 +147,91 @@ impl LineSplitter {
         } else {
             range.start
         };
+        // The lines of one block, its bits of `mask` in order (`check` as below): a macro,
+        // pasted into both ways of reading a block so that each flows into its own copy
+        // (one merge point cost a jump and a register copy a block).
+        macro_rules! block_lines {
+            ($mask:ident, $check:ident) => {
+                while $mask != 0 {
+                    let i = $mask.trailing_zeros();
+                    // SAFETY: a bit of `mask` is a byte of the block that lies in the chunk (the
+                    // padding's bits are dropped), so `pos < end`.
+                    let pos = unsafe { block.add(i as usize) };
+                    $mask &= $mask - 1;
+                    // SAFETY: `pos < end`.
+                    let term = unsafe { *pos };
+                    match term {
+                        b'\n' | b'\r' => {}
+                        // Not a break: a needle candidate (printable), a tab (plain) or a byte
+                        // that is not plain, in the line.
+                        _ => {
+                            if term.wrapping_sub(0x20) < 0x5f {
+                                // A printable byte in `mask` is a candidate: `@`, or an `a` or
+                                // `o` whose byte two later is `h`, `o` or `r`, so not the zero
+                                // padding past the chunk: that byte, and the one before it, lie in
+                                // the chunk.
+                                let next = if term == b'@' {
+                                    0
+                                } else {
+                                    // SAFETY: `pos + 1 < end` (just above).
+                                    unsafe { *pos.add(1) }
+                                };
+                                let q = pos as usize - range.start as usize;
+                                hints |= needles::hint_at(chunk, q, term, next);
+                            } else {
+                                plain &= term == b'\t';
+                            }
+                            continue;
+                        }
+                    }
+                    line_no += 1;
+                    debug_assert!(from <= pos);
+                    let n = pos as usize - from as usize;
+                    // SAFETY: `from..pos` lies in the chunk: `pos < end`, and `from <= pos`, as
+                    // `from` is the chunk's start (or one past it when its first byte is the
+                    // partner of the previous chunk's last break), or one past an earlier break,
+                    // or two past it when the byte one past was its partner, whose bit was then
+                    // cleared (from `mask`), or which the next block starts after: the next break
+                    // is at `from` or later.
+                    let body = unsafe { std::slice::from_raw_parts(from, n) };
+                    from = pos.wrapping_add(1);
+                    if $check >> i & 1 != 0 {
+                        if from < end {
+                            // SAFETY: `from < end`.
+                            let b = unsafe { *from };
+                            // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
+                            if b != term && (b == b'\r' || b == b'\n') {
+                                from = from.wrapping_add(1);
+                                // In this block, or (`i` is its last byte, no bit is left) the
+                                // next one's first: that block then starts past it.
+                                $mask &= !(2u64 << i);
+                                if i == 63 {
+                                    block = block.wrapping_add(1);
+                                }
+                            }
+                        } else {
+                            self.after = Some(term);
+                        }
+                    }
+                    if n < limit {
+                        out.line(
+                            line_no,
+                            body,
+                            Flags {
+                                cut: false,
+                                plain,
+                                hints,
+                            },
+                        );
+                    } else {
+                        line_no = self.line_long(line_no, body, plain, hints, limit == 0, out);
+                        limit = MAX_LINE + 1;
+                    }
+                    plain = true;
+                    hints = 0;
+                }
+            };
+        }
         loop {
             // Bit i of `mask`: `block[i]` is a control byte, DEL or not ASCII (a break, a tab
             // or a byte that is not plain). `check`, bit i: the byte after byte i may be its
@@ -159,6 +244,7 @@ impl LineSplitter {
                 // an array of bytes needs no alignment.
                 mask = block_controls(unsafe { &*(block as *const [u8; 66]) });
                 check = (mask | 1).rotate_right(1);
+                block_lines!(mask, check);
             } else if block < end {
                 // The last 1 to 65 bytes, 64 at a time, from a zero-padded copy holding the
                 // two bytes after the block where the chunk has them; the padding's bits
@@ -172,86 +258,9 @@ impl LineSplitter {
                 let all = block_controls(&pad);
                 mask = all & (u64::MAX >> (64 - left));
                 check = (all | 1).rotate_right(1);
+                block_lines!(mask, check);
             } else {
                 break;
-            }
-            while mask != 0 {
-                let i = mask.trailing_zeros();
-                // SAFETY: a bit of `mask` is a byte of the block that lies in the chunk (the
-                // padding's bits are dropped), so `pos < end`.
-                let pos = unsafe { block.add(i as usize) };
-                mask &= mask - 1;
-                // SAFETY: `pos < end`.
-                let term = unsafe { *pos };
-                match term {
-                    b'\n' | b'\r' => {}
-                    // Not a break: a needle candidate (printable), a tab (plain) or a byte
-                    // that is not plain, in the line.
-                    _ => {
-                        if term.wrapping_sub(0x20) < 0x5f {
-                            // A printable byte in `mask` is a candidate: `@`, or an `a` or
-                            // `o` whose byte two later is `h`, `o` or `r`, so not the zero
-                            // padding past the chunk: that byte, and the one before it, lie in
-                            // the chunk.
-                            let next = if term == b'@' {
-                                0
-                            } else {
-                                // SAFETY: `pos + 1 < end` (just above).
-                                unsafe { *pos.add(1) }
-                            };
-                            let q = pos as usize - range.start as usize;
-                            hints |= needles::hint_at(chunk, q, term, next);
-                        } else {
-                            plain &= term == b'\t';
-                        }
-                        continue;
-                    }
-                }
-                line_no += 1;
-                debug_assert!(from <= pos);
-                let n = pos as usize - from as usize;
-                // SAFETY: `from..pos` lies in the chunk: `pos < end`, and `from <= pos`, as
-                // `from` is the chunk's start (or one past it when its first byte is the
-                // partner of the previous chunk's last break), or one past an earlier break,
-                // or two past it when the byte one past was its partner, whose bit was then
-                // cleared (from `mask`), or which the next block starts after: the next break
-                // is at `from` or later.
-                let body = unsafe { std::slice::from_raw_parts(from, n) };
-                from = pos.wrapping_add(1);
-                if check >> i & 1 != 0 {
-                    if from < end {
-                        // SAFETY: `from < end`.
-                        let b = unsafe { *from };
-                        // `\n\r` and `\r\n` are one break; `\n\n` and `\r\r` two.
-                        if b != term && (b == b'\r' || b == b'\n') {
-                            from = from.wrapping_add(1);
-                            // In this block, or (`i` is its last byte, no bit is left) the
-                            // next one's first: that block then starts past it.
-                            mask &= !(2u64 << i);
-                            if i == 63 {
-                                block = block.wrapping_add(1);
-                            }
-                        }
-                    } else {
-                        self.after = Some(term);
-                    }
-                }
-                if n < limit {
-                    out.line(
-                        line_no,
-                        body,
-                        Flags {
-                            cut: false,
-                            plain,
-                            hints,
-                        },
-                    );
-                } else {
-                    line_no = self.line_long(line_no, body, plain, hints, limit == 0, out);
-                    limit = MAX_LINE + 1;
-                }
-                plain = true;
-                hints = 0;
             }
             block = block.wrapping_add(64);
         }
