@@ -476,23 +476,35 @@ impl State {
     #[inline(always)]
     fn line_text(&mut self, n: u64, text: &str) {
         // Most texts start with no blank, and are their own `lead` (no trim, which tests the
-        // slices and re-reads the byte).
-        let lead = match text.as_bytes().first() {
-            Some(&c) if c > b' ' => text,
-            _ => ascii::trim_start(text),
-        };
-        match lead.bytes().next() {
-            // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
-            // (Not `[`: no printk stamp, so past `record_text`'s stamp test.)
-            Some(c) if !SPECIAL_START[usize::from(c)] => self.record_unstamped(n, None, None, lead),
-            // A blank line: what `record` then `record_text` do with an empty text.
-            None => {
-                if self.cur.started {
-                    self.cur.lines.1 = n;
+        // slices and re-reads the byte); each way has its own copy of the dispatch (one
+        // shared copy cost every line the register copies of the merged `lead`).
+        match text.as_bytes().first() {
+            Some(&c) if c > b' ' => self.lead_dispatch(n, text, text, c),
+            _ => {
+                let lead = ascii::trim_start(text);
+                match lead.bytes().next() {
+                    Some(c) => self.lead_dispatch(n, text, lead, c),
+                    // A blank line: what `record` then `record_text` do with an empty text.
+                    None => {
+                        if self.cur.started {
+                            self.cur.lines.1 = n;
+                        }
+                    }
                 }
             }
-            Some(b'[') => self.bracket_line(n, text, lead),
-            Some(c) if !hoststamp::may_start(c) => self.prefixed_line(n, lead),
+        }
+    }
+
+    /// [`State::line_text`] of a text whose `lead` (after its blanks) starts with the byte
+    /// `c`: its record by that byte.
+    #[inline(always)]
+    fn lead_dispatch(&mut self, n: u64, text: &str, lead: &str, c: u8) {
+        match c {
+            // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
+            // (Not `[`: no printk stamp, so past `record_text`'s stamp test.)
+            c if !SPECIAL_START[usize::from(c)] => self.record_unstamped(n, None, None, lead),
+            b'[' => self.bracket_line(n, text, lead),
+            c if !hoststamp::may_start(c) => self.prefixed_line(n, lead),
             _ => self.layered_line(n, text),
         }
     }
