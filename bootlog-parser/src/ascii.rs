@@ -19,6 +19,41 @@ pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
     }))
 }
 
+/// `s.clear(); s.push_str(t)`, a text of 8 to 32 bytes that fits `s`'s capacity copied by
+/// two overlapping 8- or 16-byte moves, inline, instead of a `memcpy` call (initcall_debug's
+/// function names, one a `calling` line, are mostly that long). The reference is the
+/// clear and push, in the tests, with a proptest that they agree.
+#[inline(always)]
+pub(crate) fn replace_text(s: &mut String, t: &str) {
+    let n = t.len();
+    if (8..=32).contains(&n) && s.capacity() >= n {
+        // SAFETY: `s` has room for `n` bytes (its capacity), and the moves below write
+        // `dst[0..n]` only: the first 8 (16) bytes and the last 8 (16), overlapping, with
+        // `n >= 8` (`n >= 16` for the 16-byte moves), reading `t[0..n]` the same way. The
+        // bytes written are `t`'s, valid UTF-8, so `s` is valid UTF-8 at its new length.
+        unsafe {
+            let v = s.as_mut_vec();
+            let dst = v.as_mut_ptr();
+            let src = t.as_ptr();
+            if n >= 16 {
+                let a = std::ptr::read_unaligned(src as *const [u8; 16]);
+                let b = std::ptr::read_unaligned(src.add(n - 16) as *const [u8; 16]);
+                std::ptr::write_unaligned(dst as *mut [u8; 16], a);
+                std::ptr::write_unaligned(dst.add(n - 16) as *mut [u8; 16], b);
+            } else {
+                let a = std::ptr::read_unaligned(src as *const u64);
+                let b = std::ptr::read_unaligned(src.add(n - 8) as *const u64);
+                std::ptr::write_unaligned(dst as *mut u64, a);
+                std::ptr::write_unaligned(dst.add(n - 8) as *mut u64, b);
+            }
+            v.set_len(n);
+        }
+        return;
+    }
+    s.clear();
+    s.push_str(t);
+}
+
 /// The high bit of each byte of `w` that equals `c`, exact up to the first such byte (a
 /// byte's borrow only spills into the bytes above a hit), so `!= 0` is "any" and
 /// `trailing_zeros() / 8` the first.
@@ -444,6 +479,20 @@ pub(crate) fn any_special(b: &[u8], allow: u8, also: [u8; 2]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// [`replace_text`] is a clear and a push, whatever the string held and its room.
+        #[test]
+        fn replace_text_is_clear_and_push(old in "[a-z\u{e9}]{0,40}", room in 0usize..48, t in "[a-z_\u{e9}]{0,36}") {
+            let mut s = String::with_capacity(room);
+            s.push_str(&old);
+            let mut want = s.clone();
+            want.clear();
+            want.push_str(&t);
+            replace_text(&mut s, &t);
+            proptest::prop_assert_eq!(s, want);
+        }
+    }
 
     /// [`word_at`] as it was first written (a checked range, then a copy): the reference.
     fn word_at_ref(b: &[u8], at: usize) -> Option<u64> {

@@ -1797,8 +1797,7 @@ impl State {
     /// A `calling` line's function (initcall_debug): the initcall now running.
     #[inline(always)]
     fn calling(&mut self, f: &str) {
-        self.cur.calling.clear();
-        self.cur.calling.push_str(f);
+        ascii::replace_text(&mut self.cur.calling, f);
         self.cur.calling_open = true;
     }
 
