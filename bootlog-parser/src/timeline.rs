@@ -1048,6 +1048,9 @@ impl State {
     /// done, and the word test makes no call, so this needs no frame.
     #[inline(never)]
     fn record_unstamped_slow(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        if self.cur.bootstage.is_some() && !t.is_empty() {
+            return self.record_in_bootstage(n, host, fw, t);
+        }
         if !t.is_empty()
             && self.hints & needles::ALL == 0
             && self.cur.bootstage.is_none()
@@ -1064,6 +1067,20 @@ impl State {
         self.record_unstamped_classified(n, host, fw, t);
     }
 
+    /// [`State::record_unstamped_slow`] of a text (not empty) read while a bootstage report or
+    /// SBL cores list is open: a row is taken here, spared the frame of
+    /// [`State::record_unstamped_classified`] (thousands of report rows a bench log); any other
+    /// text has closed the report ([`State::bootstage_row`] leaves `bootstage` empty when it
+    /// says no) and goes back to [`State::record_unstamped_slow`], as any text outside one.
+    #[inline(never)]
+    fn record_in_bootstage(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        if self.bootstage_row(n, t) {
+            return;
+        }
+        debug_assert!(self.cur.bootstage.is_none());
+        self.record_unstamped_slow(n, host, fw, t);
+    }
+
     /// [`State::record_unstamped_slow`] of a text some grammar may take (or empty, or read in
     /// a bootstage report, or with markers or a profile's ready pattern): the grammars.
     #[inline(never)]
@@ -1075,12 +1092,9 @@ impl State {
             return;
         }
 
-        // Bootstage report rows (and SBL core names) continue their list until a line that
-        // is not one.
-        if self.cur.bootstage.is_some() && self.bootstage_row(n, t) {
-            return;
-        }
-
+        // Bootstage report rows (and SBL core names), which continue their list until a line
+        // that is not one, were taken by `record_in_bootstage`: no list is open here.
+        debug_assert!(self.cur.bootstage.is_none());
         self.classify(n, host, fw, t);
         self.touch(n, t.len());
         if self.is_ready(t) {
@@ -3681,7 +3695,8 @@ mod tests {
     /// The boots of texts with no printk stamp (each with its firmware stamp, if any) fed to
     /// a parser's state one by one, each line's hints its words (see [`needles`]), by
     /// [`State::record_unstamped`] (`fast`: its pair and word gates) or by
-    /// [`State::record_unstamped_classified`], the grammar path they stand in front of.
+    /// [`State::bootstage_row`] and [`State::record_unstamped_classified`], the grammar path
+    /// they stand in front of.
     fn boots_by_unstamped_path(lines: &[(Option<f64>, String)], fast: bool) -> Vec<Boot> {
         let words = [
             ("autoboot", needles::AUTOBOOT),
@@ -3699,7 +3714,13 @@ mod tests {
             if fast {
                 p.state.record_unstamped(n, None, *fw, l);
             } else {
-                p.state.record_unstamped_classified(n, None, *fw, l);
+                // The grammar path as it was: a report's rows first (a text that is none
+                // closes it), then the grammars.
+                let s = &mut p.state;
+                if !l.is_empty() && s.cur.bootstage.is_some() && s.bootstage_row(n, l) {
+                    continue;
+                }
+                s.record_unstamped_classified(n, None, *fw, l);
             }
         }
         p.finish()
