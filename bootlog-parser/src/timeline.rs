@@ -1074,7 +1074,7 @@ impl State {
     /// says no) and goes back to [`State::record_unstamped_slow`], as any text outside one.
     #[inline(never)]
     fn record_in_bootstage(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
-        if self.bootstage_row(n, t) {
+        if self.bootstage_row_inline(n, t) {
             return;
         }
         debug_assert!(self.cur.bootstage.is_none());
@@ -1479,6 +1479,13 @@ impl State {
     /// `record_text`.
     #[inline(never)]
     fn bootstage_row(&mut self, n: u64, t: &str) -> bool {
+        self.bootstage_row_inline(n, t)
+    }
+
+    /// [`State::bootstage_row`] inlined, into [`State::record_in_bootstage`], where most rows
+    /// come from: one frame a row, not two.
+    #[inline(always)]
+    fn bootstage_row_inline(&mut self, n: u64, t: &str) -> bool {
         let mode = self.cur.bootstage.as_mut().expect("checked by caller");
         match mode {
             BootstageMode::Cores => {
