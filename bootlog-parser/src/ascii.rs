@@ -25,6 +25,17 @@ pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
 /// clear and push, in the tests, with a proptest that they agree.
 #[inline(always)]
 pub(crate) fn replace_text(s: &mut String, t: &str) {
+    if !try_replace_text(s, t) {
+        s.clear();
+        s.push_str(t);
+    }
+}
+
+/// [`replace_text`]'s inline copy alone: `true` when it made `s` hold `t` (a text of 8 to 32
+/// bytes that fits `s`'s capacity), `false` with `s` untouched otherwise. A caller whose
+/// other case is a jump to an out-of-line function needs no frame for a memcpy call.
+#[inline(always)]
+pub(crate) fn try_replace_text(s: &mut String, t: &str) -> bool {
     let n = t.len();
     if (8..=32).contains(&n) && s.capacity() >= n {
         // SAFETY: `s` has room for `n` bytes (its capacity), and the moves below write
@@ -48,10 +59,9 @@ pub(crate) fn replace_text(s: &mut String, t: &str) {
             }
             v.set_len(n);
         }
-        return;
+        return true;
     }
-    s.clear();
-    s.push_str(t);
+    false
 }
 
 /// The high bit of each byte of `w` that equals `c`, exact up to the first such byte (a
@@ -491,6 +501,19 @@ mod tests {
             want.push_str(&t);
             replace_text(&mut s, &t);
             proptest::prop_assert_eq!(s, want);
+        }
+
+        /// [`try_replace_text`] is a clear and a push when it answers `true`, leaves the
+        /// string as it was when `false`, and takes every text of 8 to 32 bytes with room.
+        #[test]
+        fn try_replace_text_is_clear_and_push_or_nothing(old in "[a-z\u{e9}]{0,40}", room in 0usize..48, t in "[a-z_\u{e9}]{0,36}") {
+            let mut s = String::with_capacity(room);
+            s.push_str(&old);
+            let before = s.clone();
+            let fits = (8..=32).contains(&t.len()) && s.capacity() >= t.len();
+            let took = try_replace_text(&mut s, &t);
+            proptest::prop_assert_eq!(took, fits);
+            proptest::prop_assert_eq!(s, if took { t } else { before });
         }
     }
 

@@ -741,6 +741,40 @@ pub(crate) fn calling_name(m: &str) -> Option<&str> {
     Some(name_of_first_word(w))
 }
 
+/// [`calling_name`] of the `calling` line as initcall_debug prints it (`calling  name+0x0/0x90
+/// @ 1`: two blanks, a name that ends at a `+` or a blank found by a 16-byte step): `None`
+/// for any other text, which [`calling_name`] then reads. No call in it, so its caller needs no frame;
+/// the proptest `calling_name_quick_is_calling_name` holds it to [`calling_name`].
+#[inline(always)]
+pub(crate) fn calling_name_quick(m: &str) -> Option<&str> {
+    let r = m.strip_prefix("calling  ")?;
+    let b = r.as_bytes();
+    if !matches!(b.first(), Some(0x21..=0x7F)) {
+        return None;
+    }
+    // [`name_stop`]'s 16-byte steps alone (its word loop's constants made this need a
+    // frame); where fewer than 16 bytes are left, one step on the last 16, whose bytes before
+    // `i` are known to be no stop (so its first flag is the first stop from `i` on).
+    let mut i = 0;
+    let stop = loop {
+        match crate::ascii::below_0x21_or_high(b, i, b'+') {
+            Some(0) => i += 16,
+            Some(m) => break i + m.trailing_zeros() as usize,
+            None => {
+                let at = b.len().checked_sub(16)?;
+                break match crate::ascii::below_0x21_or_high(b, at, b'+')? {
+                    0 => b.len(),
+                    m => at + m.trailing_zeros() as usize,
+                };
+            }
+        }
+    };
+    match b.get(stop) {
+        None | Some(b'+' | b' ' | b'\t'..=b'\r') => r.get(..stop),
+        _ => None,
+    }
+}
+
 /// [`line`] without the two-byte check.
 fn line_full(m: &str) -> Option<KernelLine<'_>> {
     match m.as_bytes().first()? {
@@ -925,6 +959,29 @@ mod tests {
         fn func_name_is_up_to_the_first_plus(s in "[a-z_+\x2a\x2c\u{2b0}\u{ab}0-9]{0,30}") {
             let want = memchr::memchr(b'+', s.as_bytes()).map_or(s.as_str(), |i| &s[..i]);
             proptest::prop_assert_eq!(func_name(&s), want);
+        }
+    }
+
+    proptest::proptest! {
+        /// The quick `calling` reader answers what [`calling_name`] does, or nothing, and
+        /// answers on the kernel's own layout.
+        #[test]
+        fn calling_name_quick_is_calling_name(
+            blanks in "[ \t]{0,3}",
+            name in "[a-z_+\x01\x7f\u{a0}\u{3000}é ]{0,20}",
+            tail in "(\\+0x0/0x90 @ 1)?[ \t\r]?",
+        ) {
+            let m = format!("calling{blanks}{name}{tail}");
+            if let Some(q) = calling_name_quick(&m) {
+                proptest::prop_assert_eq!(Some(q), calling_name(&m), "{:?}", m);
+            }
+            let plain = name.replace(['+', ' '], "_");
+            let k = format!("calling  {plain}+0x0/0x90 @ 1");
+            // The kernel's layout with a name of graphic ASCII and 16 bytes from it: taken.
+            let ok = k.len() - 9 >= 16 && plain.bytes().all(|c| (0x21..=0x7F).contains(&c));
+            if ok {
+                proptest::prop_assert_eq!(calling_name_quick(&k), Some(plain.as_str()), "{:?}", k);
+            }
         }
     }
 

@@ -637,14 +637,31 @@ impl State {
         }
     }
 
-    /// [`State::marker_printk`] of a message starting `c` (initcall_debug's `calling`).
+    /// [`State::marker_printk`] of a message starting `c` (initcall_debug's `calling`). The
+    /// line is counted first and a name that does not fit the inline copy is stored by a
+    /// jump to [`State::calling_out`]: with no call left in it, this needs no frame.
     #[inline(never)]
     fn calling_printk(&mut self, n: u64, lead: &str, ts: f64) {
         self.marker_ts(ts);
-        if let Some(f) = linux::calling_name(&lead[15..]) {
+        self.touch(n, lead.len());
+        let m = &lead[15..];
+        if let Some(f) = linux::calling_name_quick(m) {
+            if ascii::try_replace_text(&mut self.cur.calling, f) {
+                self.cur.calling_open = true;
+                return;
+            }
+        }
+        self.calling_out(m);
+    }
+
+    /// [`State::calling_printk`]'s message `m` read and stored out of line, for the lines
+    /// its inline steps do not take (another layout, a name shorter than 8 bytes, longer
+    /// than 32, or more than the room): what it did before, by [`linux::calling_name`].
+    #[inline(never)]
+    fn calling_out(&mut self, m: &str) {
+        if let Some(f) = linux::calling_name(m) {
             self.calling(f);
         }
-        self.touch(n, lead.len());
     }
 
     /// [`State::marker_printk`] of a message starting `i` (initcall_debug's `initcall`).
