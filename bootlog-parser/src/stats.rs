@@ -198,12 +198,20 @@ impl Hasher for FxHasher {
 
 /// Named series of values, found by hash (thousands of initcalls a boot are looked up one by
 /// one) and put in name order only when summarised.
+/// One named series of [`Series`].
+#[derive(Debug)]
+struct Entry {
+    name: String,
+    values: Vec<f64>,
+}
+
 #[derive(Debug)]
 struct Series {
     index: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
-    /// The names by series number, in first-seen order.
-    names: Vec<String>,
-    values: Vec<Vec<f64>>,
+    /// The series by number, in first-seen order: a series' name and values side by side,
+    /// so that a guess checked by name appends with no second look-up (one bounds check,
+    /// one load of the entry's address).
+    entries: Vec<Entry>,
     /// The series expected next, by slot, the likelier first: slot 0 is a boot's start, slot
     /// `i + 1` follows series `i`; each holds the two series that came there the last two
     /// different times. Boots print their initcalls (and SBL steps, bootstage records) in the
@@ -220,8 +228,7 @@ impl Default for Series {
     fn default() -> Self {
         Series {
             index: HashMap::default(),
-            names: Vec::new(),
-            values: Vec::new(),
+            entries: Vec::new(),
             next: vec![[usize::MAX; 2]],
             last: 0,
             key: String::new(),
@@ -236,23 +243,19 @@ impl Series {
         self.last = 0;
     }
 
-    /// The series expected next when `is` accepts its name (the likelier guess), else
-    /// `None`.
+    /// Appends `v` to the series expected next when `is` accepts its name (the likelier
+    /// guess: it follows the series before as guessed, nothing to learn); else returns false.
     #[inline(always)]
-    fn first_guess(&self, is: impl Fn(&[u8]) -> bool) -> Option<usize> {
+    fn append_guessed(&mut self, is: impl Fn(&[u8]) -> bool, v: f64) -> bool {
         let a = self.next[self.last][0];
-        match self.names.get(a) {
-            Some(n) if is(n.as_bytes()) => Some(a),
-            _ => None,
+        match self.entries.get_mut(a) {
+            Some(e) if is(e.name.as_bytes()) => {
+                e.values.push(v);
+                self.last = a + 1;
+                true
+            }
+            _ => false,
         }
-    }
-
-    /// Appends `v` to series `i`, which follows the series before as guessed first (nothing
-    /// to learn).
-    #[inline(always)]
-    fn append_guessed(&mut self, i: usize, v: f64) {
-        self.values[i].push(v);
-        self.last = i + 1;
     }
 
     /// Appends `v` to the series the first guess missed: the second guess when `is` accepts
@@ -266,15 +269,15 @@ impl Series {
         v: f64,
     ) {
         let b = self.next[self.last][1];
-        let i = match self.names.get(b) {
-            Some(n) if is(n.as_bytes()) => b,
+        let i = match self.entries.get(b) {
+            Some(e) if is(e.name.as_bytes()) => b,
             _ => find(self),
         };
         let s = &mut self.next[self.last];
         if s[0] != i {
             *s = [i, s[0]];
         }
-        self.values[i].push(v);
+        self.entries[i].values.push(v);
         self.last = i + 1;
     }
 
@@ -283,9 +286,8 @@ impl Series {
     #[inline(always)]
     fn push(&mut self, name: &str, v: f64) {
         let is = |n: &[u8]| same_bytes(n, name.as_bytes());
-        match self.first_guess(is) {
-            Some(i) => self.append_guessed(i, v),
-            None => self.append_missed(is, |s| s.find(name), v),
+        if !self.append_guessed(is, v) {
+            self.append_missed(is, |s| s.find(name), v);
         }
     }
 
@@ -294,9 +296,8 @@ impl Series {
     #[inline(always)]
     fn push_run(&mut self, run: u64, name: &str, v: f64) {
         let is = |n: &[u8]| is_run_key(n, run, name.as_bytes());
-        match self.first_guess(is) {
-            Some(i) => self.append_guessed(i, v),
-            None => self.append_missed(
+        if !self.append_guessed(is, v) {
+            self.append_missed(
                 is,
                 |s| {
                     let mut key = std::mem::take(&mut s.key);
@@ -309,7 +310,7 @@ impl Series {
                     i
                 },
                 v,
-            ),
+            );
         }
     }
 
@@ -319,12 +320,14 @@ impl Series {
         match self.index.get(name) {
             Some(&i) => i,
             None => {
-                let i = self.values.len();
+                let i = self.entries.len();
                 self.index.insert(name.to_string(), i);
-                self.names.push(name.to_string());
                 // Room for a boot loop's values (a series gets about one a boot) before the
                 // first reallocation: 1 KiB a series, and each growth costs a `realloc` copy.
-                self.values.push(Vec::with_capacity(FIGURES));
+                self.entries.push(Entry {
+                    name: name.to_string(),
+                    values: Vec::with_capacity(FIGURES),
+                });
                 self.next.push([usize::MAX; 2]);
                 i
             }
@@ -333,19 +336,17 @@ impl Series {
 
     /// The summaries, by name.
     fn summaries(&self) -> BTreeMap<String, Summary> {
-        self.names
+        self.entries
             .iter()
-            .zip(&self.values)
-            .filter_map(|(k, v)| Summary::of(v).map(|s| (k.clone(), s)))
+            .filter_map(|e| Summary::of(&e.values).map(|s| (e.name.clone(), s)))
             .collect()
     }
 
     /// [`Series::summaries`], the names and values moved into them, not copied.
     fn into_summaries(self) -> BTreeMap<String, Summary> {
-        self.names
+        self.entries
             .into_iter()
-            .zip(self.values)
-            .filter_map(|(k, v)| Summary::of_vec(v).map(|s| (k, s)))
+            .filter_map(|e| Summary::of_vec(e.values).map(|s| (e.name, s)))
             .collect()
     }
 }
