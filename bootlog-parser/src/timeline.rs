@@ -2022,9 +2022,17 @@ impl Builder {
         bootstage_accumulated.clear();
         bootstage_reports.clear();
         initcalls.clear();
-        *kernel = None;
-        *systemd = None;
-        *login_prompt = None;
+        // Mostly moved out already by `finish`: dropped only when there (the drop of a
+        // `SystemdInfo` is a call, made each boot when unguarded).
+        if kernel.is_some() {
+            *kernel = None;
+        }
+        if systemd.is_some() {
+            *systemd = None;
+        }
+        if login_prompt.is_some() {
+            *login_prompt = None;
+        }
         marks.clear();
         errors.clear();
         // Gathered in the builder's own `warnings` (kept), never here.
