@@ -112,6 +112,27 @@ fn span_fast(i: &str) -> Option<(&str, f64)> {
     Some((rest, ns_secs(total)))
 }
 
+/// The `Nms` or `I.Fs` part of a span whose integer digits, `b[from..e]`, read `m`: its
+/// nanoseconds and the index after its `s`, or `None` past 9 digits of milliseconds, 6 of
+/// seconds or 9 places (values then stay under 10^15 ns, exact in an `f64`). Shared by
+/// [`blame_span_fixed`] and [`chain_span_fixed`].
+#[inline(always)]
+fn ms_or_seconds(b: &[u8], from: usize, e: usize, m: u64) -> Option<(u64, usize)> {
+    let int = e - from;
+    match b.get(e)? {
+        b'm' if int != 0 && int <= 9 && b.get(e + 1) == Some(&b's') => Some((m * 1_000_000, e + 2)),
+        b'.' if int != 0 && int <= 6 => {
+            let (m, k) = ascii::fold_digits(b, e + 1, m);
+            let places = k - (e + 1);
+            if places == 0 || places > 9 || b.get(k) != Some(&b's') {
+                return None;
+            }
+            Some((m * crate::linux::POW10_U64[9 - places], k + 1))
+        }
+        _ => None,
+    }
+}
+
 /// [`span_fast`] of a blame row's span as systemd-analyze prints most, `Nms ` (up to 9
 /// digits) or `I.Fs ` (up to 6 and 9 digits), followed by no digit: read in one pass with no
 /// loop over parts; `None` for any other text, which `span_fast` then reads (a proptest
@@ -120,18 +141,7 @@ fn span_fast(i: &str) -> Option<(&str, f64)> {
 fn blame_span_fixed(i: &str) -> Option<(&str, f64)> {
     let b = i.as_bytes();
     let (m, int) = ascii::fold_digits(b, 0, 0);
-    let (ns, end) = match b.get(int)? {
-        b'm' if int != 0 && int <= 9 && b.get(int + 1) == Some(&b's') => (m * 1_000_000, int + 2),
-        b'.' if int != 0 && int <= 6 => {
-            let (m, k) = ascii::fold_digits(b, int + 1, m);
-            let places = k - (int + 1);
-            if places == 0 || places > 9 || b.get(k) != Some(&b's') {
-                return None;
-            }
-            (m * crate::linux::POW10_U64[9 - places], k + 1)
-        }
-        _ => return None,
-    };
+    let (ns, end) = ms_or_seconds(b, 0, int, m)?;
     // One blank, then no digit (a digit would start another part of the span).
     if b.get(end) != Some(&b' ') || b.get(end + 1).map_or(true, u8::is_ascii_digit) {
         return None;
@@ -155,19 +165,7 @@ fn chain_span_fixed(i: &str) -> Option<(&str, f64)> {
         (0, 0)
     };
     let (m, e) = ascii::fold_digits(b, from, 0);
-    let int = e - from;
-    let (ns, end) = match b.get(e)? {
-        b'm' if int != 0 && int <= 9 && b.get(e + 1) == Some(&b's') => (m * 1_000_000, e + 2),
-        b'.' if int != 0 && int <= 6 => {
-            let (m, k) = ascii::fold_digits(b, e + 1, m);
-            let places = k - (e + 1);
-            if places == 0 || places > 9 || b.get(k) != Some(&b's') {
-                return None;
-            }
-            (m * crate::linux::POW10_U64[9 - places], k + 1)
-        }
-        _ => return None,
-    };
+    let (ns, end) = ms_or_seconds(b, from, e, m)?;
     let v = (min_ns + ns) as f64 / 1e9;
     match b.get(end) {
         None => Some(("", v)),
