@@ -3,9 +3,10 @@
 #
 # Builds a log of at least $SIZE_MB MB (default 100) by repeating the corpus logs, then, in the
 # same run and on the same file (page cache warm), measures single-threaded:
-#   - MB/s of `perfguide parse --format json FILE > /dev/null` (release build), best of $RUNS;
-#   - MB/s of `wc -l FILE`, best of $RUNS;
-#   - their ratio (goal: parse >= 25% of wc -l);
+#   - MB/s of `perfguide parse --format json FILE > /dev/null` (release build) and of `wc -l FILE`,
+#     $RUNS runs each, interleaved (parse, wc -l, parse, ...: on a shared machine whose speed
+#     drifts, both see the same moments), the best and the median of each;
+#   - their ratio, best to best and median to median (goal: parse >= 25% of wc -l);
 #   each twice, with the file's page cache in two states (both commands gain from the second,
 #   `wc -l` far more, so the ratio moves): "as written" (the file just rewritten 4 KiB at a
 #   time, its pages cached as a capture writing a log leaves them) and "read back" (the file dropped
@@ -19,7 +20,7 @@
 #     is doing, so it shows small changes that wall time on a shared machine hides).
 #
 # Usage: scripts/bench-parse.sh [--no-build]
-# Environment: CORPUS (default tests/corpus), SIZE_MB (100), RUNS (3), PERFGUIDE (binary),
+# Environment: CORPUS (default tests/corpus), SIZE_MB (100), RUNS (5), PERFGUIDE (binary),
 #              BENCH_DIR (target/bench-parse; the generated logs go there, never in the repo),
 #              CALLGRIND (unset; 1 adds the instruction count, about a minute).
 set -euo pipefail
@@ -28,7 +29,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 corpus=${CORPUS:-$root/tests/corpus}
 size_mb=${SIZE_MB:-100}
-runs=${RUNS:-3}
+runs=${RUNS:-5}
 dir=${BENCH_DIR:-$root/target/bench-parse}
 bin=${PERFGUIDE:-$root/target/release/perfguide}
 
@@ -78,26 +79,40 @@ cache_read_back() {
     cat "$big" > /dev/null
 }
 
-# best_secs CMD...: the fastest wall time of $runs runs, in seconds (stdout to /dev/null).
-best_secs() {
-    local best="" t0 t1 d
+# now_ns: the wall clock in nanoseconds.
+now_ns() { date +%s%N; }
+
+# time_both OUT_PARSE OUT_WC: $runs runs of each command, interleaved (parse, wc -l, parse, ...)
+# so that both see the same moments of a shared machine; the fastest and the median wall time
+# of each, in seconds, into the two named variables as "best median" (stdout to /dev/null).
+time_both() {
+    local -n out_p=$1 out_w=$2
+    local tp=() tw=() t0 t1
     for ((r = 0; r < runs; r++)); do
-        t0=$(date +%s%N)
-        "$@" > /dev/null
-        t1=$(date +%s%N)
-        d=$((t1 - t0))
-        if [[ -z $best || $d -lt $best ]]; then best=$d; fi
+        t0=$(now_ns)
+        "$bin" parse --format json "$big" > /dev/null
+        t1=$(now_ns)
+        tp+=($((t1 - t0)))
+        t0=$(now_ns)
+        wc -l "$big" > /dev/null
+        t1=$(now_ns)
+        tw+=($((t1 - t0)))
     done
-    awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
+    out_p=$(best_median "${tp[@]}")
+    out_w=$(best_median "${tw[@]}")
+}
+
+# best_median NS...: "best median" of the nanosecond times given, in seconds.
+best_median() {
+    printf '%s\n' "$@" | sort -n |
+        awk '{ a[NR] = $1 } END { printf "%.3f %.3f", a[1] / 1e9, a[int((NR + 1) / 2)] / 1e9 }'
 }
 
 # Both are single-threaded processes (perfguide parse reads 1 MiB chunks on one thread).
 cache_as_written
-parse_w=$(best_secs "$bin" parse --format json "$big")
-wc_w=$(best_secs wc -l "$big")
+time_both parse_w wc_w
 cache_read_back
-parse_r=$(best_secs "$bin" parse --format json "$big")
-wc_r=$(best_secs wc -l "$big")
+time_both parse_r wc_r
 
 # peak_rss_kb FILE: maximum resident set size of `perfguide parse --format json FILE`.
 peak_rss_kb() {
@@ -111,11 +126,13 @@ boots=$("$bin" parse --format json "$big" | grep -o '"index":' | wc -l)
 awk -v bytes="$bytes" -v lines="$lines" -v pw="$parse_w" -v ww="$wc_w" -v pr="$parse_r" \
     -v wr="$wc_r" -v runs="$runs" -v rs="$rss_small" -v rb="$rss_big" \
     -v ssz="$(stat -c %s "$small")" -v boots="$boots" -v file="$big" '
-function report(state, ps, ws) {
-    printf "page cache %s:\n", state
-    printf "  perfguide parse:  %.3f s  %8.1f MB/s   (--format json > /dev/null, best of %d)\n", ps, mb / ps, runs
-    printf "  wc -l:            %.3f s  %8.1f MB/s   (best of %d)\n", ws, mb / ws, runs
-    printf "  ratio parse/wc -l: %.1f%%   (goal >= 25%%)\n", 100 * ws / ps
+function report(state, p, w,    ps, ws) {
+    split(p, ps, " ")
+    split(w, ws, " ")
+    printf "page cache %s (%d runs each, interleaved):\n", state, runs
+    printf "  perfguide parse:  best %.3f s %8.1f MB/s, median %.3f s   (--format json > /dev/null)\n", ps[1], mb / ps[1], ps[2]
+    printf "  wc -l:            best %.3f s %8.1f MB/s, median %.3f s\n", ws[1], mb / ws[1], ws[2]
+    printf "  ratio parse/wc -l: %.1f%% best to best, %.1f%% median to median   (goal >= 25%%)\n", 100 * ws[1] / ps[1], 100 * ws[2] / ps[2]
 }
 BEGIN {
     mb = bytes / 1e6
