@@ -281,14 +281,36 @@ impl Series {
         self.last = i + 1;
     }
 
-    /// Appends to a series, allocating the name only the first time it is seen. The first
-    /// guess and its append are in line in the callers' loops; the rest is not.
+    /// Appends each of a boot's named values in turn (its initcalls, its bootstage records) to
+    /// the series of its name, allocating the name only the first time it is seen. The first
+    /// guess and its append are in line in the callers' loops; the rest is not. While the
+    /// first guesses hit, the guess table and the series are held as
+    /// slices, so their addresses and lengths (and the last slot) stay in registers instead
+    /// of being loaded from `self` again for every value; a miss leaves them for
+    /// `append_missed` and takes them again after.
     #[inline(always)]
-    fn push(&mut self, name: &str, v: f64) {
-        let is = |n: &[u8]| same_bytes(n, name.as_bytes());
-        if !self.append_guessed(is, v) {
-            self.append_missed(is, |s| s.find(name), v);
+    fn push_each<'a>(&mut self, mut items: impl Iterator<Item = (&'a str, f64)>) {
+        let mut last = self.last;
+        'taken: loop {
+            let (next, entries) = (&self.next[..], &mut self.entries[..]);
+            for (name, v) in items.by_ref() {
+                let a = next[last][0];
+                if let Some(e) = entries.get_mut(a) {
+                    if same_bytes(e.name.as_bytes(), name.as_bytes()) {
+                        e.values.push(v);
+                        last = a + 1;
+                        continue;
+                    }
+                }
+                self.last = last;
+                let is = |n: &[u8]| same_bytes(n, name.as_bytes());
+                self.append_missed(is, |s| s.find(name), v);
+                last = self.last;
+                continue 'taken;
+            }
+            break;
         }
+        self.last = last;
     }
 
     /// Appends to the series `run:name` (an SBL step), building that key only when the
@@ -412,9 +434,11 @@ impl Collector {
             self.total.push(t);
         }
         self.bootstage.start();
-        for r in &b.bootstage {
-            self.bootstage.push(&r.name, r.mark_us as f64);
-        }
+        self.bootstage.push_each(
+            b.bootstage
+                .iter()
+                .map(|r| (r.name.as_str(), r.mark_us as f64)),
+        );
         self.sbl.start();
         for p in &b.sbl_profile {
             let v = p.duration_us.or(p.timestamp_us);
@@ -426,9 +450,11 @@ impl Collector {
             self.sbl.push_run(i as u64, "total", *t as f64);
         }
         self.initcalls.start();
-        for c in &b.initcalls {
-            self.initcalls.push(&c.name, c.duration_us as f64);
-        }
+        self.initcalls.push_each(
+            b.initcalls
+                .iter()
+                .map(|c| (c.name.as_str(), c.duration_us as f64)),
+        );
     }
 
     /// The statistics so far.
