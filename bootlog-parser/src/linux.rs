@@ -656,6 +656,44 @@ pub(crate) fn initcall_parts(m: &str) -> Option<(&str, i64, u64)> {
     Some((&r[..name_len], ret, usecs))
 }
 
+/// [`initcall_parts`] of the `initcall` line as initcall_debug prints it (`initcall
+/// name+0x0/0x90 returned 0 after 61 usecs`: a name of ASCII graphic bytes ended by a `+` or
+/// a blank, an offset word of them ended by a blank, then the tail [`initcall_tail_fixed`]
+/// reads), by 16-byte SSE2 steps only and with no call: `None` for any other text (and where
+/// fewer than 16 bytes are left to a step), which [`initcall_parts`] then reads. Where it
+/// answers, it answers what `initcall_parts` does: the name ends at `name_stop`'s first stop
+/// (the same bytes flagged); the word ends at a blank found after ASCII graphic bytes only,
+/// which is where `word_end_from` ends it (a flagged byte that is no blank fails the tail's
+/// test for its ` returne`). The proptest `initcall_parts_quick_is_initcall_parts` holds it
+/// to [`initcall_parts`].
+#[inline(always)]
+pub(crate) fn initcall_parts_quick(m: &str) -> Option<(&str, i64, u64)> {
+    let r = m.strip_prefix("initcall ")?;
+    let b = r.as_bytes();
+    if !matches!(b.first(), Some(0x21..=0x7F)) {
+        return None;
+    }
+    let mut i = 0;
+    let stop = loop {
+        match crate::ascii::below_0x21_or_high(b, i, b'+')? {
+            0 => i += 16,
+            m => break i + m.trailing_zeros() as usize,
+        }
+    };
+    let mut f_len = stop;
+    if b.get(stop) == Some(&b'+') {
+        let mut j = stop;
+        f_len = loop {
+            match crate::ascii::below_0x21_or_high(b, j, 0)? {
+                0 => j += 16,
+                m => break j + m.trailing_zeros() as usize,
+            }
+        };
+    }
+    let (ret, usecs) = initcall_tail_fixed(b, f_len)?;
+    Some((r.get(..stop)?, ret, usecs))
+}
+
 /// `(ret, usecs)` of the tail from `at` of an initcall line laid out as the kernel prints
 /// most of them, ` returned D after N usecs` (a one-digit return value, single blanks, up to
 /// 18 digits of usecs), checked with three 8-byte words instead of byte by byte; `None` for
@@ -916,6 +954,32 @@ mod tests {
             let m = format!("initcall {f} returned {sp}{ret}{mid}{us}{tail}");
             let slow = initcall(&m).ok().map(|(_, l)| l);
             proptest::prop_assert_eq!(initcall_fast(&m), slow, "{:?}", m);
+        }
+    }
+
+    proptest::proptest! {
+        /// The quick `initcall` reader answers what [`initcall_parts`] does, or nothing, and
+        /// answers on the kernel's own layout.
+        #[test]
+        fn initcall_parts_quick_is_initcall_parts(
+            name in "[a-z_+\x01\x7f\u{a0}\u{3000}é \t]{0,40}",
+            off in "(\\+0x0/0x[0-9a-f]{1,3}|\\+0x0\u{a0}/0x9|\\+0x0\x01/0x9|\\+)?",
+            sp in "( |\t|  |)",
+            ret in "(-?[0-9]{1,2}|x|)",
+            us in "[0-9]{0,20}",
+            tail in "( usecs| usec|usecs| usecs x|)",
+        ) {
+            let m = format!("initcall {name}{off}{sp}returned {ret} after {us}{tail}");
+            if let Some(q) = initcall_parts_quick(&m) {
+                proptest::prop_assert_eq!(Some(q), initcall_parts(&m), "{:?}", m);
+            }
+            let plain = name.replace(['+', ' ', '\t', '\x01', '\u{a0}', '\u{3000}', 'é'], "_");
+            let d = if us.is_empty() { "7" } else { us.get(..us.len().min(18)).unwrap_or("7") };
+            let k = format!("initcall {plain}+0x0/0x90 returned 0 after {d} usecs");
+            if !plain.is_empty() {
+                proptest::prop_assert_eq!(initcall_parts_quick(&k), initcall_parts(&k), "{:?}", k);
+                proptest::prop_assert!(initcall_parts_quick(&k).is_some(), "{:?}", k);
+            }
         }
     }
 

@@ -665,13 +665,49 @@ impl State {
     }
 
     /// [`State::marker_printk`] of a message starting `i` (initcall_debug's `initcall`).
+    /// The line is counted first; the kernel's layout is read by
+    /// [`linux::initcall_parts_quick`] and stored in the next reused slot by
+    /// [`ascii::try_replace_text`]'s inline copy, what [`State::initcall`] does there (the
+    /// same fields, the name's bytes the same whether compared first or not). Any other line
+    /// (another layout, a name under 8 bytes or longer than 32, no slot or room) jumps to
+    /// [`State::initcall_out`] or [`State::initcall_store`], the old steps: with no call left,
+    /// this needs no frame (it saved six registers and set up the general reader's loops).
     #[inline(never)]
     fn initcall_printk(&mut self, n: u64, lead: &str, ts: f64) {
         self.marker_ts(ts);
-        if let Some((name, ret, usecs)) = linux::initcall_parts(&lead[15..]) {
+        self.touch(n, lead.len());
+        let m = &lead[15..];
+        let Some((name, ret, usecs)) = linux::initcall_parts_quick(m) else {
+            return self.initcall_out(m, ts);
+        };
+        let c = &mut self.cur;
+        if let Some(old) = c.initcalls.v.get_mut(c.initcalls.len) {
+            if ascii::try_replace_text(&mut old.name, name) {
+                old.duration_us = usecs;
+                old.ret = ret;
+                old.ts_s = Some(ts);
+                c.initcalls.len += 1;
+                c.calling_open = false;
+                return;
+            }
+        }
+        self.initcall_store(name, ret, usecs, ts)
+    }
+
+    /// [`State::initcall_printk`]'s message `m` read by [`linux::initcall_parts`] and stored,
+    /// out of line: the lines [`linux::initcall_parts_quick`] does not take.
+    #[inline(never)]
+    fn initcall_out(&mut self, m: &str, ts: f64) {
+        if let Some((name, ret, usecs)) = linux::initcall_parts(m) {
             self.initcall(name, ret, usecs, Some(ts));
         }
-        self.touch(n, lead.len());
+    }
+
+    /// [`State::initcall`] of a line [`State::initcall_printk`] read but could not store in
+    /// line (no slot to reuse, a name under 8 bytes or longer than 32, or more than the room).
+    #[inline(never)]
+    fn initcall_store(&mut self, name: &str, ret: i64, usecs: u64, ts: f64) {
+        self.initcall(name, ret, usecs, Some(ts));
     }
 
     /// [`State::marker_printk`] of another message.
