@@ -246,22 +246,38 @@ impl StampMemo {
     /// reads the whole stamp). Only loads, compares and adds: a caller that hands each case
     /// to another function (a jump) needs no frame for it.
     #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn same_second(&self, b: &[u8]) -> Option<bool> {
+        self.same_second_word(b).map(|(same, _)| same)
+    }
+
+    /// [`Self::same_second`] with the word it checked (bytes 6..14 of `b` xor their layout),
+    /// which [`Self::read_same_word`] reads the fraction from with no second load.
+    #[inline(always)]
+    pub(crate) fn same_second_word(&self, b: &[u8]) -> Option<(bool, u64)> {
         let t = word_at(b, 6)? ^ u64::from_le_bytes(*b".000000]");
         if (t.wrapping_add(0x7F76_7676_7676_767F) | t) & (0x0101_0101_0101_0101u64 << 7) != 0 {
             return None;
         }
         let head = word_at(b, 0)? & 0x0000_FFFF_FFFF_FFFF;
-        Some(head == self.head)
+        Some((head == self.head, t))
     }
 
     /// [`Self::read`] of a `b` for which [`Self::same_second`] is `Some(true)`: the memo's
     /// seconds and the six fraction digits.
     #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn read_same(&self, b: &[u8]) -> f64 {
-        debug_assert_eq!(self.same_second(b), Some(true));
-        // `same_second` checked the word's layout: bytes 7..13 of the xor are the digits.
-        let t = word_at(b, 6).unwrap_or(0) ^ u64::from_le_bytes(*b".000000]");
+        let (same, t) = self.same_second_word(b).unwrap_or((false, 0));
+        debug_assert!(same);
+        self.read_same_word(t)
+    }
+
+    /// [`Self::read_same`] of the word `t` that [`Self::same_second_word`] answered with
+    /// (`Some((true, t))`): the memo's seconds and the six fraction digits.
+    #[inline(always)]
+    pub(crate) fn read_same_word(&self, t: u64) -> f64 {
+        // `same_second_word` checked the word's layout: bytes 1..7 of `t` are the digits.
         let frac = eight_digits(t << 8);
         // As a signed integer (below 10^11 either way, so the same value): one conversion
         // instruction, where an unsigned one took five without AVX-512.
