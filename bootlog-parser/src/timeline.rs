@@ -774,6 +774,15 @@ impl State {
         if lead.as_bytes()[1].is_ascii_digit() {
             return self.digit_bracket_line(n, text, lead);
         }
+        self.bracket_blank(n, text, lead)
+    }
+
+    /// [`State::bracket_other`] of a `lead` with a blank right after its `[` that is no
+    /// `[  OK  ]`: its stamp readers, out of line, so that `bracket_other`'s own ways out are
+    /// all jumps and it needs no frame (`[KPI]`-like and `[  OK  ]` lines, most of those it
+    /// sees, saved and restored six registers for these readers' sake).
+    #[inline(never)]
+    fn bracket_blank(&mut self, n: u64, text: &str, lead: &str) {
         // iperf's `[  5]   0.00-1.00 sec`: no stamp of either kind (see
         // [`bracketed_number`]), recorded as above.
         if bracketed_number(lead.as_bytes()) {
