@@ -620,14 +620,23 @@ impl State {
     /// boot): the same steps, without the tests that cannot fire on such a line. Each kind
     /// has its own function, reached by a jump: the `calling` line's is smaller than the
     /// `initcall` line's, and saves fewer registers.
+    ///
+    /// They are handed the message, `lead[15..]`, cut here with no check: each checked the
+    /// char boundary again, and the check's panic (a call) made `calling_printk` align its
+    /// stack.
     #[inline(always)]
     fn marker_printk(&mut self, n: u64, lead: &str, ts: f64) {
+        debug_assert!(lead.len() >= 17 && lead.as_bytes()[14] == b' ');
+        // SAFETY: the only caller, `printk_stamped`, comes here only when `printk_usual`
+        // holds, which tests `lead.len() >= 17` and `lead[14] == b' '`: 15 is within `lead`,
+        // and follows an ASCII byte, so it is a char boundary.
+        let m = unsafe { lead.get_unchecked(15..) };
         // initcall_debug's two lines read and stored apart; `line` reads a `c` or `i`
         // message as nothing else, and no `systemd` message starts with either.
-        match lead.as_bytes()[15] {
-            b'c' => self.calling_printk(n, lead, ts),
-            b'i' => self.initcall_printk(n, lead, ts),
-            _ => self.other_marker_printk(n, lead, ts),
+        match m.as_bytes()[0] {
+            b'c' => self.calling_printk(n, m, ts),
+            b'i' => self.initcall_printk(n, m, ts),
+            _ => self.other_marker_printk(n, m, ts),
         }
     }
 
@@ -643,10 +652,10 @@ impl State {
     /// line is counted first and a name that does not fit the inline copy is stored by a
     /// jump to [`State::calling_out`]: with no call left in it, this needs no frame.
     #[inline(never)]
-    fn calling_printk(&mut self, n: u64, lead: &str, ts: f64) {
+    fn calling_printk(&mut self, n: u64, m: &str, ts: f64) {
         self.marker_ts(ts);
-        self.touch(n, lead.len());
-        let m = &lead[15..];
+        // The line is the message and the 15 bytes of stamp and blank before it.
+        self.touch(n, m.len() + 15);
         if let Some(f) = linux::calling_name_quick(m) {
             if ascii::try_replace_text(&mut self.cur.calling, f) {
                 self.cur.calling_open = true;
@@ -675,10 +684,9 @@ impl State {
     /// [`State::initcall_out`] or [`State::initcall_store`], the old steps: with no call left,
     /// this needs no frame (it saved six registers and set up the general reader's loops).
     #[inline(never)]
-    fn initcall_printk(&mut self, n: u64, lead: &str, ts: f64) {
+    fn initcall_printk(&mut self, n: u64, m: &str, ts: f64) {
         self.marker_ts(ts);
-        self.touch(n, lead.len());
-        let m = &lead[15..];
+        self.touch(n, m.len() + 15);
         let Some((name, ret, usecs)) = linux::initcall_parts_quick(m) else {
             return self.initcall_out(m, ts);
         };
@@ -714,10 +722,10 @@ impl State {
 
     /// [`State::marker_printk`] of another message.
     #[inline(never)]
-    fn other_marker_printk(&mut self, n: u64, lead: &str, ts: f64) {
+    fn other_marker_printk(&mut self, n: u64, m: &str, ts: f64) {
         self.marker_ts(ts);
-        self.marker_other(n, &lead[15..], ts);
-        self.touch(n, lead.len());
+        self.marker_other(n, m, ts);
+        self.touch(n, m.len() + 15);
     }
 
     /// [`State::marker_printk`] of a message that is no initcall_debug line: the kernel and
