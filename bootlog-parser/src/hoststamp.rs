@@ -547,7 +547,9 @@ pub(crate) fn grabserial_usual(t: &str) -> Option<(f64, &str)> {
         return None;
     }
     let (end, abs) = grabserial_six(t.as_bytes())?;
-    let rest = &t[end..];
+    // `end` follows the stamp's ASCII `]`, a char boundary: `get` always answers, and has
+    // no panic (a call) to make its callers align their stack.
+    let rest = t.get(end..)?;
     Some((abs, rest.strip_prefix(' ').unwrap_or(rest)))
 }
 

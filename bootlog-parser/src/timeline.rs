@@ -569,7 +569,7 @@ impl State {
         // A digit right after the `[` (grabserial's `[abs delta]`): where `bracket_other`
         // sends it, with no frame of its own on the way.
         if lead.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
-            return self.digit_bracket_line(n, text, lead);
+            return self.digit_bracket_line(n, lead);
         }
         self.bracket_other(n, text, lead)
     }
@@ -780,7 +780,7 @@ impl State {
         // number ends in `]`, a host stamp's in a blank, `-` or `:`; see
         // `host_and_printk_stamps_exclude`), so the order changes no answer.
         if lead.as_bytes()[1].is_ascii_digit() {
-            return self.digit_bracket_line(n, text, lead);
+            return self.digit_bracket_line(n, lead);
         }
         self.bracket_blank(n, text, lead)
     }
@@ -812,13 +812,19 @@ impl State {
 
     /// [`State::bracket_line`] of a `lead` with a digit right after its `[`: the host stamp
     /// read first, then (none found) the printk stamp, then neither.
+    ///
+    /// It takes no `text` (the line before its blanks): no way on needs it (see
+    /// [`State::digit_bracket_other`]), and two registers fewer are held for the way out.
+    /// Every way out is a jump ([`State::host_line`]'s trim and layered record too) and no
+    /// panic is left in it, so it no longer aligns its stack for a call; it still saves the
+    /// registers the two numbers' readers need.
     #[inline(never)]
-    fn digit_bracket_line(&mut self, n: u64, text: &str, lead: &str) {
+    fn digit_bracket_line(&mut self, n: u64, lead: &str) {
         // grabserial's usual layout: what `hoststamp::bracket` answers, without its call.
         if let Some((abs, rest)) = hoststamp::grabserial_usual(lead) {
             return self.host_line(n, abs, HostScale::Relative, rest);
         }
-        self.digit_bracket_other(n, text, lead)
+        self.digit_bracket_other(n, lead)
     }
 
     /// What [`State::layered`] does with `Layer::Host(abs, scale, rest)`, a line's host stamp
@@ -826,21 +832,33 @@ impl State {
     /// record, see `hoststamp::split_glued`, and no printk stamp), no prefix, and a host clock
     /// that does not go back. Its record then is [`State::host`]'s bookkeeping and a tail call
     /// of `record_unstamped`, with no frame of `layered`'s and no `split_glued` call on the
-    /// way; any other line goes to `layered`.
+    /// way; any other line goes to `layered` (by a jump to [`State::host_layered`]).
     #[inline(always)]
     fn host_line(&mut self, n: u64, abs: f64, scale: HostScale, rest: &str) {
-        // `rest` seldom starts with a blank (the stamp's one is gone): the trim's call only then.
-        let t = match rest.as_bytes().first() {
-            Some(c) if c.is_ascii_whitespace() => ascii::trim_start(rest),
-            _ => rest,
-        };
+        // `rest` seldom starts with a blank (the stamp's one is gone): the trim only then, in
+        // a function of its own reached by a jump (a call here needed a frame).
+        match rest.as_bytes().first() {
+            Some(c) if c.is_ascii_whitespace() => self.host_line_blank(n, abs, scale, rest),
+            _ => self.host_text(n, abs, scale, rest, rest),
+        }
+    }
+
+    /// [`State::host_line`] of a `rest` that starts with a blank: its text after the blanks.
+    #[inline(never)]
+    fn host_line_blank(&mut self, n: u64, abs: f64, scale: HostScale, rest: &str) {
+        self.host_text(n, abs, scale, rest, ascii::trim_start(rest))
+    }
+
+    /// [`State::host_line`] of the text `t`, `rest` after its blanks.
+    #[inline(always)]
+    fn host_text(&mut self, n: u64, abs: f64, scale: HostScale, rest: &str, t: &str) {
         // `host`'s restart test, made before anything is stored.
         let goes_back = self.last_host_raw.is_some_and(|last| abs + 1e-6 < last);
         if goes_back
             || may_have_prefix(t.as_bytes())
             || ascii::find_byte(rest.as_bytes(), b'[').is_some()
         {
-            return self.layered(n, Layer::Host(abs, scale, rest));
+            return self.host_layered(n, abs, scale, rest);
         }
         // `host` without its restart (ruled out above).
         self.last_host_raw = Some(abs);
@@ -850,9 +868,17 @@ impl State {
         self.record_unstamped(n, Some(host), None, t)
     }
 
+    /// `layered` of `Layer::Host(abs, scale, rest)`, out of line: its callers pass the parts
+    /// in registers and jump here (the `Layer` itself goes by memory, so a call of `layered`
+    /// needed a frame in them).
+    #[inline(never)]
+    fn host_layered(&mut self, n: u64, abs: f64, scale: HostScale, rest: &str) {
+        self.layered(n, Layer::Host(abs, scale, rest));
+    }
+
     /// [`State::digit_bracket_line`] of a `lead` not in grabserial's usual layout.
     #[inline(never)]
-    fn digit_bracket_other(&mut self, n: u64, text: &str, lead: &str) {
+    fn digit_bracket_other(&mut self, n: u64, lead: &str) {
         // A minicom / picocom / tio wall clock in its usual layout: what `hoststamp::bracket`
         // answers, without its call.
         if let Some((wall, rest)) = hoststamp::wall_usual(lead) {
@@ -862,7 +888,9 @@ impl State {
         if bracketed_number(lead.as_bytes()) {
             return self.record_unstamped(n, None, None, lead);
         }
-        match hoststamp::bracket(text, lead) {
+        // `lead` as the whole text too: `bracket` hands its `text` back only as
+        // `Layer::None`'s, which is not looked at here (a host layer's text is cut from `lead`).
+        match hoststamp::bracket(lead, lead) {
             Layer::None(_) => match linux::stamp_len(lead.as_bytes()) {
                 Some((ts, len)) => {
                     let p = linux::printk_after(lead, ts, len);
@@ -3652,7 +3680,7 @@ mod tests {
             let lines: Vec<String> = lines.iter().map(|(a, b, c)| format!("{a}{b}{c}")).collect();
             let by = |fast: bool| boots_fed(&lines, |_| needles::ALL, |s, n, l, lead| {
                 match lead.as_bytes() {
-                    [b'[', b'0'..=b'9', ..] if fast => s.digit_bracket_line(n, l, lead),
+                    [b'[', b'0'..=b'9', ..] if fast => s.digit_bracket_line(n, lead),
                     [b'[', b'0'..=b'9', ..] => s.layered_line(n, l),
                     _ => s.line_text(n, l),
                 }
