@@ -556,11 +556,14 @@ impl State {
         if !self.printk_usual(lead, ts) {
             return self.printk_line(n, lead, ts);
         }
+        // `printk_usual` holds: the kernel and its last printk time are there, and every way
+        // below stores this one first (one store, no test of either).
+        self.usual_last_ts(ts);
         let b = lead.as_bytes();
         if linux::may_be_marker(b[15], b[16]) {
             return self.marker_printk(n, lead, ts);
         }
-        self.usual_printk_done(n, lead, ts);
+        self.usual_printk_done(n, lead);
     }
 
     /// [`State::bracket_line`] of a `lead` with no printk stamp in the kernel's layout.
@@ -603,14 +606,29 @@ impl State {
         }
     }
 
-    /// The stores [`State::printk_line`] makes for a [`State::printk_usual`] line whose
-    /// message no kernel or systemd grammar reads: the kernel's last printk time, the line.
+    /// The kernel's last printk time, `ts`, of a [`State::printk_usual`] line, stored first
+    /// on every way [`State::printk_stamped`] takes with it (as `printk` does): `Some(ts)`
+    /// where `printk_usual` saw `Some` (a kernel with a last time), so the value alone is
+    /// written, with no test the compiler does not know the answer of.
     #[inline(always)]
-    fn usual_printk_done(&mut self, n: u64, lead: &str, ts: f64) {
-        let c = &mut self.cur;
-        if let Some(k) = c.boot.kernel.as_mut() {
-            k.last_ts_s = Some(ts);
+    fn usual_last_ts(&mut self, ts: f64) {
+        if let Some(last) = self
+            .cur
+            .boot
+            .kernel
+            .as_mut()
+            .and_then(|k| k.last_ts_s.as_mut())
+        {
+            *last = ts;
         }
+    }
+
+    /// The other store [`State::printk_line`] makes for a [`State::printk_usual`] line whose
+    /// message no kernel or systemd grammar reads (after [`State::usual_last_ts`]): the line,
+    /// as `touch` counts it in a boot that has started (`printk_usual` holds that).
+    #[inline(always)]
+    fn usual_printk_done(&mut self, n: u64, lead: &str) {
+        let c = &mut self.cur;
         c.lines.1 = n;
         c.tail_bytes += lead.len() as u64 + 2;
     }
@@ -633,29 +651,29 @@ impl State {
         let m = unsafe { lead.get_unchecked(15..) };
         // initcall_debug's two lines read and stored apart; `line` reads a `c` or `i`
         // message as nothing else, and no `systemd` message starts with either.
+        // An initcall_debug line is counted here, before its store (which touches neither
+        // the line count nor the boot's bytes, so the order changes nothing): its function
+        // needs no line number then. Another marker is counted after its grammars, which may
+        // start a new boot.
         match m.as_bytes()[0] {
-            b'c' => self.calling_printk(n, m, ts),
-            b'i' => self.initcall_printk(n, m, ts),
+            b'c' => {
+                self.usual_printk_done(n, lead);
+                self.calling_printk(m)
+            }
+            b'i' => {
+                self.usual_printk_done(n, lead);
+                self.initcall_printk(m, ts)
+            }
             _ => self.other_marker_printk(n, m, ts),
         }
     }
 
-    /// The kernel's last printk time, as [`State::marker_printk`]'s lines store it first.
-    #[inline(always)]
-    fn marker_ts(&mut self, ts: f64) {
-        if let Some(k) = self.cur.boot.kernel.as_mut() {
-            k.last_ts_s = Some(ts);
-        }
-    }
-
-    /// [`State::marker_printk`] of a message starting `c` (initcall_debug's `calling`). The
-    /// line is counted first and a name that does not fit the inline copy is stored by a
-    /// jump to [`State::calling_out`]: with no call left in it, this needs no frame.
+    /// [`State::marker_printk`] of a message starting `c` (initcall_debug's `calling`),
+    /// the line counted and its printk time stored: a name that does not fit the inline copy
+    /// is stored by a jump to [`State::calling_out`]: with no call left in it, this needs no
+    /// frame.
     #[inline(never)]
-    fn calling_printk(&mut self, n: u64, m: &str, ts: f64) {
-        self.marker_ts(ts);
-        // The line is the message and the 15 bytes of stamp and blank before it.
-        self.touch(n, m.len() + 15);
+    fn calling_printk(&mut self, m: &str) {
         if let Some(f) = linux::calling_name_quick(m) {
             if ascii::try_replace_text(&mut self.cur.calling, f) {
                 self.cur.calling_open = true;
@@ -675,18 +693,16 @@ impl State {
         }
     }
 
-    /// [`State::marker_printk`] of a message starting `i` (initcall_debug's `initcall`).
-    /// The line is counted first; the kernel's layout is read by
+    /// [`State::marker_printk`] of a message starting `i` (initcall_debug's `initcall`),
+    /// the line counted and its printk time stored. The kernel's layout is read by
     /// [`linux::initcall_parts_quick`] and stored in the next reused slot by
     /// [`ascii::try_replace_text`]'s inline copy, what [`State::initcall`] does there (the
     /// same fields, the name's bytes the same whether compared first or not). Any other line
     /// (another layout, a name under 8 bytes or longer than 32, no slot or room) jumps to
-    /// [`State::initcall_out`] or [`State::initcall_store`], the old steps: with no call left,
-    /// this needs no frame (it saved six registers and set up the general reader's loops).
+    /// [`State::initcall_out`] or [`State::initcall_store`], the old steps, so no call is
+    /// left in it (the general reader's loops are not set up).
     #[inline(never)]
-    fn initcall_printk(&mut self, n: u64, m: &str, ts: f64) {
-        self.marker_ts(ts);
-        self.touch(n, m.len() + 15);
+    fn initcall_printk(&mut self, m: &str, ts: f64) {
         let Some((name, ret, usecs)) = linux::initcall_parts_quick(m) else {
             return self.initcall_out(m, ts);
         };
@@ -723,7 +739,7 @@ impl State {
     /// [`State::marker_printk`] of another message.
     #[inline(never)]
     fn other_marker_printk(&mut self, n: u64, m: &str, ts: f64) {
-        self.marker_ts(ts);
+        // Its printk time was stored by `printk_stamped`.
         self.marker_other(n, m, ts);
         self.touch(n, m.len() + 15);
     }
