@@ -706,8 +706,43 @@ pub(crate) fn initcall_parts_quick(m: &str) -> Option<(&str, i64, u64)> {
             }
         };
     }
-    let (ret, usecs) = initcall_tail_fixed(b, f_len)?;
+    let (ret, usecs) = match initcall_tail_fixed(b, f_len) {
+        Some(t) => t,
+        None => initcall_tail_neg2(b, f_len)?,
+    };
     Some((r.get(..stop)?, ret, usecs))
+}
+
+/// [`initcall_tail_fixed`] of a tail with a negative two-digit return value, ` returned -DD
+/// after N usecs` (an errno, `-19` for `-ENODEV`: the kernel's other common initcall line),
+/// checked with three 8-byte words; `None` for any other tail. Where it answers, it answers
+/// what [`initcall_parts`]'s byte reader does: the same bytes, the two digits negated, and
+/// the usecs folded up to the blank of ` usecs` (at most 18 digits, as that reader folds
+/// them without parsing). The proptest `initcall_parts_quick_is_initcall_parts` holds it to
+/// [`initcall_parts`].
+#[inline(always)]
+fn initcall_tail_neg2(b: &[u8], at: usize) -> Option<(i64, u64)> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    // ` returne`, `d -DD af`, `ter N...`: the digits' bytes (3 and 4 of the middle word) xor
+    // `0` are their values, at most 9 (`+ 0x76` sets the high bit of a byte past 9).
+    let w0 = word_at(b, at)?;
+    let w1 = word_at(b, at + 8)? ^ u64::from_le_bytes(*b"d -00 af");
+    let w2 = word_at(b, at + 16)?;
+    let us0 = ((w2 >> 32) as u8).wrapping_sub(b'0');
+    if w0 != u64::from_le_bytes(*b" returne")
+        || w1 & !0x00FF_FF00_0000 != 0
+        || (w1.wrapping_add(LO * 0x76) | w1) & 0x0080_8000_0000 != 0
+        || w2 & 0xFFFF_FFFF != u64::from(u32::from_le_bytes(*b"ter "))
+        || us0 > 9
+    {
+        return None;
+    }
+    let ret = ((w1 >> 24) & 0xFF) * 10 + ((w1 >> 32) & 0xFF);
+    let (usecs, ue) = crate::ascii::fold_digits(b, at + 21, u64::from(us0));
+    match b.get(ue..ue + 6) {
+        Some(t) if t == b" usecs" && ue - (at + 20) <= 18 => Some((-(ret as i64), usecs)),
+        _ => None,
+    }
 }
 
 /// `(ret, usecs)` of the tail from `at` of an initcall line laid out as the kernel prints
@@ -991,10 +1026,14 @@ mod tests {
             }
             let plain = name.replace(['+', ' ', '\t', '\x01', '\u{a0}', '\u{3000}', 'é'], "_");
             let d = if us.is_empty() { "7" } else { us.get(..us.len().min(18)).unwrap_or("7") };
-            let k = format!("initcall {plain}+0x0/0x90 returned 0 after {d} usecs");
-            if !plain.is_empty() {
-                proptest::prop_assert_eq!(initcall_parts_quick(&k), initcall_parts(&k), "{:?}", k);
-                proptest::prop_assert!(initcall_parts_quick(&k).is_some(), "{:?}", k);
+            for r in ["0", "-19", "-5", "-110", "-0"] {
+                let k = format!("initcall {plain}+0x0/0x90 returned {r} after {d} usecs");
+                if let Some(q) = initcall_parts_quick(&k) {
+                    proptest::prop_assert_eq!(Some(q), initcall_parts(&k), "{:?}", k);
+                }
+                if !plain.is_empty() && matches!(r, "0" | "-19") {
+                    proptest::prop_assert!(initcall_parts_quick(&k).is_some(), "{:?}", k);
+                }
             }
         }
     }
