@@ -562,10 +562,13 @@ impl State {
     #[inline(always)]
     fn lead_dispatch(&mut self, n: u64, text: &str, lead: &str, c: u8) {
         match c {
+            // `[` first (printk lines, a third of a boot log): one compare, where the table
+            // load and the compares of `-` and `[` after it cost the `[` lines 5 instructions
+            // more than the 2 the others now pay (-0.26 M on the 10 MB bench log).
+            b'[' => self.bracket_line(n, text, lead),
             // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
             // (Not `[`: no printk stamp, so past `record_text`'s stamp test.)
             c if !SPECIAL_START[usize::from(c)] => self.record_unstamped(n, None, None, lead),
-            b'[' => self.bracket_line(n, text, lead),
             c if !hoststamp::may_start(c) => self.prefixed_line(n, lead),
             _ => self.layered_line(n, text),
         }
