@@ -46,6 +46,11 @@ struct State {
     power_on: bool,
     /// The words the current line may hold (see [`needles`]), as the splitter found them.
     hints: u8,
+    /// The profile has markers or a ready pattern of its own, which every text must be tried
+    /// with: `!markers.is_empty() || ready.is_some()`, fixed when the parser is made, so that
+    /// the fast paths that skip them ([`State::takes_no_grammar`], [`State::record_line`])
+    /// test one byte, not a vector's length and an option.
+    profile_hooks: bool,
     /// [`linux::StampMemo`] of the last printk stamp `bracket_line` read.
     stamp_memo: linux::StampMemo,
     /// Vectors and strings of boots handed back by [`Parser::recycle`], for the next boots.
@@ -136,11 +141,12 @@ impl Parser {
             None | Some(DEFAULT_READY) => None,
             Some(p) => Regex::new(p).ok(),
         };
-        let markers = profile
+        let markers: Vec<_> = profile
             .markers
             .iter()
             .filter_map(|m| Regex::new(&m.pattern).ok().map(|r| (m.stage, r)))
             .collect();
+        let profile_hooks = !markers.is_empty() || ready.is_some();
         Parser {
             splitter: LineSplitter::new(),
             state: State {
@@ -156,6 +162,7 @@ impl Parser {
                 last_scale: HostScale::Relative,
                 power_on: false,
                 hints: needles::ALL,
+                profile_hooks,
                 stamp_memo: linux::StampMemo::default(),
                 bin: Bin::default(),
             },
@@ -1224,8 +1231,7 @@ impl State {
         let (first, second) = unsafe { (*b.get_unchecked(0), *b.as_ptr().add(1)) };
         if !gate::may_match(first, second, self.hints)
             && self.cur.bootstage.is_none()
-            && self.markers.is_empty()
-            && self.ready.is_none()
+            && !self.profile_hooks
         {
             return self.record_ungrammatical(n, None, t);
         }
@@ -1250,8 +1256,7 @@ impl State {
                 // so soonest.
                 !gate::may_match(first, second, self.hints)
                     && self.cur.bootstage.is_none()
-                    && self.markers.is_empty()
-                    && self.ready.is_none()
+                    && !self.profile_hooks
             }
             [] => false,
         }
@@ -1282,8 +1287,7 @@ impl State {
         if !t.is_empty()
             && self.hints & needles::ALL == 0
             && self.cur.bootstage.is_none()
-            && self.markers.is_empty()
-            && self.ready.is_none()
+            && !self.profile_hooks
             && gate::word_grammars(t) == 0
             && !self.may_open_userspace(t)
         {
@@ -3299,7 +3303,8 @@ mod tests {
     /// no grammar took.
     /// A profile's own ready pattern is tried on texts no grammar takes, whichever way the
     /// line came (the splitter's fast path, with or without blanks first, a line that is not
-    /// plain, the last line without a break).
+    /// plain, the last line without a break): `State::profile_hooks` keeps them off the fast
+    /// paths that skip it.
     #[test]
     fn profile_ready_pattern_is_tried_on_every_path() {
         let mut profile = BoardProfile::generic();
