@@ -1278,19 +1278,30 @@ impl State {
     /// ([`gate::word_grammars`]: `Starting foo.service`, `Boot HART ...`) and open no user
     /// space: those take the fast path's steps here, the rest
     /// [`State::record_unstamped_classified`]. Every path is a call that is the last thing
-    /// done, and the word test makes no call, so this needs no frame.
+    /// done. The word test, whose code needs callee-saved registers (a frame LLVM set up on
+    /// entry, for every text), is [`State::record_unstamped_words`]': the texts a report, a
+    /// hint or the profile sends on skip it.
     #[inline(never)]
     fn record_unstamped_slow(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if self.cur.bootstage.is_some() && !t.is_empty() {
             return self.record_in_bootstage(n, host, fw, t);
         }
-        if !t.is_empty()
-            && self.hints & needles::ALL == 0
-            && self.cur.bootstage.is_none()
-            && !self.profile_hooks
-            && gate::word_grammars(t) == 0
-            && !self.may_open_userspace(t)
-        {
+        if !t.is_empty() && self.hints & needles::ALL == 0 && !self.profile_hooks {
+            return self.record_unstamped_words(n, host, fw, t);
+        }
+        self.record_unstamped_classified(n, host, fw, t);
+    }
+
+    /// [`State::record_unstamped_slow`] of a text (not empty, outside a report, with no hint
+    /// nor profile hooks): the fast path's steps when no grammar's fixed words start it
+    /// ([`gate::word_grammars`]) and it opens no user space, else the grammars.
+    #[inline(never)]
+    fn record_unstamped_words(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        // (No report is open: `record_unstamped_slow` sent a non-empty text in one to
+        // `record_in_bootstage`.)
+        debug_assert!(self.cur.bootstage.is_none());
+        debug_assert!(!t.is_empty() && self.hints & needles::ALL == 0 && !self.profile_hooks);
+        if gate::word_grammars(t) == 0 && !self.may_open_userspace(t) {
             if fw.is_some() {
                 self.cur.fw_s = fw;
             }
