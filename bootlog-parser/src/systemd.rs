@@ -235,7 +235,7 @@ fn span_part_fast(i: &str) -> Option<(&str, Option<u64>)> {
 /// [`span_str`] of a critical-chain row's `+` span: [`chain_span_fixed`] first, [`span_fast`]
 /// where it does not answer.
 fn chain_span_str(s: &str) -> Option<f64> {
-    let s = ascii::trim_ws(s);
+    let s = ascii::trim_ws_graphic_end(s);
     let (rest, v) = match chain_span_fixed(s) {
         Some(x) => x,
         None => span_fast(s)?,
@@ -584,7 +584,9 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
                 Some(x) => x,
                 None => span_fast(r)?,
             };
-            let plus = ascii::trim_ws(r).strip_prefix('+').and_then(chain_span_str);
+            let plus = ascii::trim_ws_graphic_end(r)
+                .strip_prefix('+')
+                .and_then(chain_span_str);
             Some(SystemdLine::Chain(unit, at, plus))
         }
     }
