@@ -3455,20 +3455,31 @@ mod tests {
         out.sort();
     }
 
-    #[test]
-    fn recycled_boots_leak_nothing_into_later_boots() {
-        // The corpus logs, then again in reverse order and once more: each boot is built
-        // from the vectors and strings of different boots before it.
+    /// The texts of the corpus logs (`tests/corpus`, sorted by path), at least 11 of them.
+    fn corpus_texts() -> Vec<Vec<u8>> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
         let mut files = Vec::new();
         logs(&dir, &mut files);
         assert!(files.len() > 10, "corpus logs under {}", dir.display());
-        let texts: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        files.iter().map(|f| std::fs::read(f).unwrap()).collect()
+    }
+
+    /// The texts given, each followed by a line break, as one log.
+    fn joined<'a>(texts: impl IntoIterator<Item = &'a Vec<u8>>) -> Vec<u8> {
         let mut log = Vec::new();
-        for t in texts.iter().chain(texts.iter().rev()).chain(&texts) {
+        for t in texts {
             log.extend_from_slice(t);
             log.push(b'\n');
         }
+        log
+    }
+
+    #[test]
+    fn recycled_boots_leak_nothing_into_later_boots() {
+        // The corpus logs, then again in reverse order and once more: each boot is built
+        // from the vectors and strings of different boots before it.
+        let texts = corpus_texts();
+        let log = joined(texts.iter().chain(texts.iter().rev()).chain(&texts));
         let profile = BoardProfile::generic();
         let whole = parse_bytes(&log, &profile);
         assert!(whole.len() > 30, "{} boots", whole.len());
@@ -3535,14 +3546,7 @@ mod tests {
     /// boots [`State::line`] gives.
     #[test]
     fn lines_fast_path_is_line_text_on_the_corpus() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
-        let mut files = Vec::new();
-        logs(&dir, &mut files);
-        let mut log = Vec::new();
-        for f in &files {
-            log.extend_from_slice(&std::fs::read(f).unwrap());
-            log.push(b'\n');
-        }
+        let log = joined(&corpus_texts());
         let profile = BoardProfile::generic();
         for chunk in [log.len(), 4096, 61] {
             let mut p = Parser::new(&profile);
@@ -3591,14 +3595,8 @@ mod tests {
     /// boots a whole parse gives.
     #[test]
     fn lent_taken_and_kept_boots_mix() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
-        let mut files = Vec::new();
-        logs(&dir, &mut files);
-        let mut log = Vec::new();
-        for f in files.iter().chain(files.iter().rev()) {
-            log.extend_from_slice(&std::fs::read(f).unwrap());
-            log.push(b'\n');
-        }
+        let texts = corpus_texts();
+        let log = joined(texts.iter().chain(texts.iter().rev()));
         let profile = BoardProfile::generic();
         let whole = parse_bytes(&log, &profile);
         assert!(whole.len() > 30, "{} boots", whole.len());
