@@ -689,28 +689,30 @@ pub(crate) fn initcall_parts_quick(m: &str) -> Option<(&str, i64, u64)> {
     if !matches!(b.first(), Some(0x21..=0x7F)) {
         return None;
     }
-    let mut i = 0;
-    let stop = loop {
-        match crate::ascii::below_0x21_or_high(b, i, b'+')? {
-            0 => i += 16,
-            m => break i + m.trailing_zeros() as usize,
-        }
+    let stop = stop_by_16(b, 0, b'+')?;
+    let f_len = if b.get(stop) == Some(&b'+') {
+        stop_by_16(b, stop, 0)?
+    } else {
+        stop
     };
-    let mut f_len = stop;
-    if b.get(stop) == Some(&b'+') {
-        let mut j = stop;
-        f_len = loop {
-            match crate::ascii::below_0x21_or_high(b, j, 0)? {
-                0 => j += 16,
-                m => break j + m.trailing_zeros() as usize,
-            }
-        };
-    }
     let (ret, usecs) = match initcall_tail_fixed(b, f_len) {
         Some(t) => t,
         None => initcall_tail_neg2(b, f_len)?,
     };
     Some((r.get(..stop)?, ret, usecs))
+}
+
+/// The first byte of `b` from `i` on that is below 0x21, not ASCII, or `also`, found by
+/// 16-byte steps ([`crate::ascii::below_0x21_or_high`]); `None` where fewer than 16 bytes are
+/// left before one is found.
+#[inline(always)]
+fn stop_by_16(b: &[u8], mut i: usize, also: u8) -> Option<usize> {
+    loop {
+        match crate::ascii::below_0x21_or_high(b, i, also)? {
+            0 => i += 16,
+            m => return Some(i + m.trailing_zeros() as usize),
+        }
+    }
 }
 
 /// [`initcall_tail_fixed`] of a tail with a negative two-digit return value, ` returned -DD

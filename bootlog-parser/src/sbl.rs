@@ -171,8 +171,8 @@ fn profile(rest: &str, header: bool) -> Option<SblLine<'_>> {
     }
     // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
     // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim (here
-    // `trim_ws_graphic_end`, which is `trim_ws` with no end scan where none is needed).
-    let v = ascii::trim_ws_graphic_end(ascii::trim_start(v));
+    // `trim_ws_graphic_ends`, which is `trim_ws` with no end scan where none is needed).
+    let v = ascii::trim_ws_graphic_ends(ascii::trim_start(v));
     if k == "SBL Total Time Taken" {
         return us(v).map(SblLine::Total);
     }

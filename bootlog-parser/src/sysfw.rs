@@ -66,11 +66,11 @@ fn quoted_split(r: &str) -> Option<&str> {
 /// [`line_hinted`] without the two-byte check.
 fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
     if let Some(r) = t.strip_prefix("SYSFW ABI:") {
-        let r = ascii::trim_ws_graphic_end(r);
+        let r = ascii::trim_ws_graphic_ends(r);
         let abi = ascii::first_word(r)?;
         return Some(SysfwLine::Abi(
             abi,
-            quoted(r).map(ascii::trim_ws_graphic_end),
+            quoted(r).map(ascii::trim_ws_graphic_ends),
         ));
     }
     if let Some(r) = t.strip_prefix("SYSFW Version") {
@@ -79,10 +79,10 @@ fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
         )));
     }
     if let Some(r) = t.strip_prefix("TIFS ver:") {
-        return Some(SysfwLine::Version(ascii::trim_ws_graphic_end(r)));
+        return Some(SysfwLine::Version(ascii::trim_ws_graphic_ends(r)));
     }
     if let Some(r) = t.strip_prefix("DMSC ABI revision") {
-        return Some(SysfwLine::DmscAbi(ascii::trim_ws_graphic_end(r)));
+        return Some(SysfwLine::DmscAbi(ascii::trim_ws_graphic_ends(r)));
     }
     // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
     if hints & needles::OARD != 0 && has_board_config(t) {

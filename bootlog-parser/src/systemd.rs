@@ -232,10 +232,11 @@ fn span_part_fast(i: &str) -> Option<(&str, Option<u64>)> {
     Some((&r[unit..], exact))
 }
 
-/// [`span_str`] of a critical-chain row's `+` span: [`chain_span_fixed`] first, [`span_fast`]
-/// where it does not answer.
-fn chain_span_str(s: &str) -> Option<f64> {
-    let s = ascii::trim_ws_graphic_end(s);
+/// [`span_str`] by [`chain_span_fixed`] first (the usual `1min 33.629s`, `481ms`,
+/// `17.576s`), [`span_fast`] where it does not answer: a critical-chain row's `+` span and
+/// the parts of a `Startup finished` line.
+fn quick_span_str(s: &str) -> Option<f64> {
+    let s = ascii::trim_ws_graphic_ends(s);
     let (rest, v) = match chain_span_fixed(s) {
         Some(x) => x,
         None => span_fast(s)?,
@@ -363,18 +364,18 @@ fn rsplit_once_ascii<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
     Some((&s[..i], &s[i + p.len()..]))
 }
 
-/// A `Startup finished in` line's parts and total. The spans by [`chain_span_str`], which is
+/// A `Startup finished in` line's parts and total. The spans by [`quick_span_str`], which is
 /// [`span_str`] with the fixed reader of `1min 33.629s`, `481ms` and `17.576s` first (a
 /// proptest holds them equal): `span_str`'s general loop cost ~300 instructions a span.
 fn startup(r: &str) -> Option<SystemdLine<'_>> {
     let (main, total) = match rsplit_once_ascii(r, " = ") {
-        Some((m, t)) => (m, chain_span_str(t)),
+        Some((m, t)) => (m, quick_span_str(t)),
         None => (r, None),
     };
     let mut parts = Vec::new();
     for p in main.split(" + ") {
         let (v, label) = rsplit_once_ascii(ascii::trim_ws(p), " (")?;
-        parts.push((label.trim_end_matches(')'), chain_span_str(v)?));
+        parts.push((label.trim_end_matches(')'), quick_span_str(v)?));
     }
     Some(SystemdLine::Startup(parts, total))
 }
@@ -584,9 +585,9 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
                 Some(x) => x,
                 None => span_fast(r)?,
             };
-            let plus = ascii::trim_ws_graphic_end(r)
+            let plus = ascii::trim_ws_graphic_ends(r)
                 .strip_prefix('+')
-                .and_then(chain_span_str);
+                .and_then(quick_span_str);
             Some(SystemdLine::Chain(unit, at, plus))
         }
     }
@@ -634,7 +635,7 @@ mod tests {
                 proptest::prop_assert_eq!(v.to_bits(), want.to_bits(), "{:?}", t);
             }
             proptest::prop_assert_eq!(
-                chain_span_str(&t).map(f64::to_bits),
+                quick_span_str(&t).map(f64::to_bits),
                 span_str(&t).map(f64::to_bits),
                 "{:?}", t
             );

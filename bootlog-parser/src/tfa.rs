@@ -53,7 +53,7 @@ fn stage_line<'a>(bl: &'a str, r: &'a str) -> TfaLine<'a> {
     if !(bl.starts_with("BL") && bl.len() <= 4) {
         return TfaLine::Other;
     }
-    let r = crate::ascii::trim_ws_graphic_end(r);
+    let r = crate::ascii::trim_ws_graphic_ends(r);
     if r.starts_with('v') && r.as_bytes().get(1).is_some_and(u8::is_ascii_digit) {
         TfaLine::Version(bl, r)
     } else {

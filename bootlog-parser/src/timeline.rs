@@ -801,15 +801,9 @@ impl State {
             return self.initcall_out(m, ts);
         };
         let c = &mut self.cur;
-        if let Some(old) = c.initcalls.v.get_mut(c.initcalls.len) {
-            if ascii::try_replace_text(&mut old.name, name) {
-                old.duration_us = usecs;
-                old.ret = ret;
-                old.ts_s = Some(ts);
-                c.initcalls.len += 1;
-                c.calling_open = false;
-                return;
-            }
+        if c.initcalls.try_reuse_initcall(name, usecs, ret, Some(ts)) {
+            c.calling_open = false;
+            return;
         }
         self.initcall_store(name, ret, usecs, ts)
     }
@@ -1229,10 +1223,7 @@ impl State {
         // SAFETY: `t` holds a first byte, and the byte after it is readable, so `b[1]` is
         // either (this function's contract).
         let (first, second) = unsafe { (*b.get_unchecked(0), *b.as_ptr().add(1)) };
-        if !gate::may_match(first, second, self.hints)
-            && self.cur.bootstage.is_none()
-            && !self.profile_hooks
-        {
+        if self.gate_turns_away(first, second) {
             return self.record_ungrammatical(n, None, t);
         }
         self.record_unstamped_slow(n, None, None, t);
@@ -1252,14 +1243,21 @@ impl State {
                 // SAFETY: `b` holds `first`, so its length is at least 1 and the index, 1 for a
                 // longer text and 0 for a text of one byte, is below it.
                 let second = unsafe { *b.get_unchecked(usize::from(b.len() > 1)) };
-                // The gate first: the texts it lets in (which go on to the grammars) are told
-                // so soonest.
-                !gate::may_match(first, second, self.hints)
-                    && self.cur.bootstage.is_none()
-                    && !self.profile_hooks
+                self.gate_turns_away(first, second)
             }
             [] => false,
         }
+    }
+
+    /// [`State::takes_no_grammar`] of a text starting with the bytes `first` and `second`
+    /// (for a text of one byte, `second` may be any byte): turned away by [`gate::may_match`],
+    /// outside a bootstage report, with no profile hooks. The gate first: the texts it lets in
+    /// (which go on to the grammars) are told so soonest.
+    #[inline(always)]
+    fn gate_turns_away(&self, first: u8, second: u8) -> bool {
+        !gate::may_match(first, second, self.hints)
+            && self.cur.bootstage.is_none()
+            && !self.profile_hooks
     }
 
     /// [`State::record_unstamped_slow`] of a text [`State::takes_no_grammar`] said yes to:
@@ -1342,11 +1340,7 @@ impl State {
         self.touch(n, t.len());
         // The default test is skipped where `classify` says it cannot match (a profile's
         // pattern is tried on every text).
-        let ready = match &self.ready {
-            None => !no_prompt && is_default_ready(t),
-            Some(r) => is_match_out_of_line(r, t),
-        };
-        if ready {
+        if !(no_prompt && self.ready.is_none()) && self.is_ready(t) {
             self.ready(n, host, t);
         }
     }
@@ -2856,6 +2850,31 @@ impl Slots<Initcall> {
             }),
         }
         self.len += 1;
+    }
+
+    /// [`Self::push_initcall`] into the next slot when there is one whose name takes `name`
+    /// by [`ascii::try_replace_text`]'s inline copy (8 to 32 bytes, within its room): `true`
+    /// when done, `false` with nothing changed (the caller then pushes by the general way).
+    /// The inline copy makes no call, so a caller that jumps away on `false` needs no frame.
+    #[inline(always)]
+    fn try_reuse_initcall(
+        &mut self,
+        name: &str,
+        duration_us: u64,
+        ret: i64,
+        ts_s: Option<f64>,
+    ) -> bool {
+        let Some(old) = self.v.get_mut(self.len) else {
+            return false;
+        };
+        if !ascii::try_replace_text(&mut old.name, name) {
+            return false;
+        }
+        old.duration_us = duration_us;
+        old.ret = ret;
+        old.ts_s = ts_s;
+        self.len += 1;
+        true
     }
 }
 

@@ -464,21 +464,8 @@ pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
     }
     let (elapsed, j) = grouped_blanks_at(b, i)?;
     // `j` follows an ASCII blank: a char boundary.
-    let name = row_name(t, j);
+    let name = ascii::trim_ws_graphic_ends(&t[j..]);
     (!name.is_empty()).then_some((mark, elapsed, name))
-}
-
-/// `ascii::trim_ws(&t[j..])` (for a char boundary `j`), with no trim where the text from `j`
-/// starts and ends with a byte that is ASCII and no blank (`board_init_r`, nearly every report
-/// row): such a text has nothing to trim at either end (`trim_end_ws` stops at once on its
-/// last byte, `trim_start_ws` on its first), and the two trims cost a row ~50 instructions.
-#[inline(always)]
-fn row_name(t: &str, j: usize) -> &str {
-    let b = t.as_bytes();
-    match (b.get(j), b.last()) {
-        (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => &t[j..],
-        _ => ascii::trim_ws(&t[j..]),
-    }
 }
 
 /// An accumulated row: `   41,696  dm_r` -> (µs, name). By hand, as [`accumulated_row_nom`].
@@ -487,7 +474,7 @@ fn row_name(t: &str, j: usize) -> &str {
 pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
     let (us, j) = grouped_blanks_at(t.as_bytes(), 0)?;
     // `j` follows an ASCII blank: a char boundary.
-    let name = row_name(t, j);
+    let name = ascii::trim_ws_graphic_ends(&t[j..]);
     (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
 }
 
@@ -535,8 +522,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// A row's name without trims where it needs none is the trimmed name, at every char
-        /// boundary of texts of names, blanks (Unicode ones too) and controls.
+        /// A row's name without trims where it needs none ([`ascii::trim_ws_graphic_ends`]) is
+        /// the trimmed name, at every char boundary of texts of names, blanks (Unicode ones
+        /// too) and controls.
         #[test]
         fn row_name_is_the_trim(parts in proptest::collection::vec(proptest::sample::select(vec![
             "a", "board_init_r", "id=64", " ", "  ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1f",
@@ -544,7 +532,7 @@ mod tests {
         ]), 0..6)) {
             let t = parts.concat();
             for j in (0..=t.len()).filter(|&j| t.is_char_boundary(j)) {
-                proptest::prop_assert_eq!(row_name(&t, j), ascii::trim_ws(&t[j..]), "{:?} {}", t, j);
+                proptest::prop_assert_eq!(ascii::trim_ws_graphic_ends(&t[j..]), ascii::trim_ws(&t[j..]), "{:?} {}", t, j);
             }
         }
     }
