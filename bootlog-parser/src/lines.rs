@@ -260,8 +260,11 @@ impl LineSplitter {
                         }
                     } else {
                         line_no = self.line_long(line_no, body, hints, out);
+                        // Only this way resets the limit: `n < limit` above means `limit`
+                        // is not 0, so it is already `NO_LIMIT` there (one store a line
+                        // less, which LLVM could not see through the `black_box`).
+                        limit = NO_LIMIT;
                     }
-                    limit = NO_LIMIT;
                     hints = 0;
                 }
             };
