@@ -1262,7 +1262,17 @@ impl State {
         if self.gate_turns_away(first, second) {
             return self.record_ungrammatical(n, None, t);
         }
-        self.record_unstamped_slow(n, None, None, t);
+        self.record_line_slow(n, t);
+    }
+
+    /// [`State::record_unstamped_slow`] of a [`State::record_line`] text (no stamps), with
+    /// `t` where `record_line` takes it: every way out of `record_line` then passes `t` in
+    /// the registers it came in ([`State::ready_if_login`] takes it before `host` too), where
+    /// `record_unstamped_slow`'s order (`t` after the stamps) made `record_line` copy it to
+    /// other registers on entry, for all its texts (2 instructions each of 81 k).
+    #[inline(never)]
+    fn record_line_slow(&mut self, n: u64, t: &str) {
+        self.unstamped_slow_steps(n, None, None, t);
     }
 
     /// Whether a text is one that [`State::record_unstamped_slow`] would only note the
@@ -1303,7 +1313,7 @@ impl State {
     fn record_ungrammatical(&mut self, n: u64, host: Option<f64>, t: &str) {
         self.touch(n, t.len());
         if may_end_login(t.as_bytes()) {
-            self.ready_if_login(n, host, t);
+            self.ready_if_login(n, t, host);
         }
     }
 
@@ -1318,6 +1328,13 @@ impl State {
     /// hint or the profile sends on skip it.
     #[inline(never)]
     fn record_unstamped_slow(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
+        self.unstamped_slow_steps(n, host, fw, t);
+    }
+
+    /// The body of [`State::record_unstamped_slow`], inlined into [`State::record_line_slow`]
+    /// too (which then needs no jump to it).
+    #[inline(always)]
+    fn unstamped_slow_steps(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if self.cur.bootstage.is_some() && !t.is_empty() {
             return self.record_in_bootstage(n, host, fw, t);
         }
@@ -1405,9 +1422,10 @@ impl State {
     }
 
     /// [`State::ready`] if `t` (which ends in `:` or a blank) is a login prompt
-    /// ([`is_default_ready_tail`], inlined here: this is out of line for it).
+    /// ([`is_default_ready_tail`], inlined here: this is out of line for it). `t` before
+    /// `host`, as [`State::record_line`] holds them (see there).
     #[inline(never)]
-    fn ready_if_login(&mut self, n: u64, host: Option<f64>, t: &str) {
+    fn ready_if_login(&mut self, n: u64, t: &str, host: Option<f64>) {
         if login_tail(t) {
             self.ready(n, host, t);
         }
