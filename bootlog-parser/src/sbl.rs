@@ -386,11 +386,15 @@ fn tag_line(t: &str) -> Option<SblLine<'_>> {
     // The tag by its second byte: `[KPI]`, else one of the two 20-byte spellings.
     match b.get(1) {
         Some(b'K') if t.starts_with("[KPI]") => profile(&t["[KPI]".len()..], false),
-        Some(b'B') if t.len() >= 20 && b[12..20] == *b"PROFILE]" => match &b[..12] {
-            b"[BOOTLOADER_" => profile(&t[20..], true),
-            b"[BOOTLOADER " => profile(&t[20..], false),
-            _ => None,
-        },
+        // The 20 bytes as three words (`[BOOTLOA`, `DER_` or `DER `, `PROFILE]`): the
+        // 12-byte match compiled to eleven byte compares (3,100 lines on the bench log).
+        Some(b'B') if t.len() >= 20 && b[12..20] == *b"PROFILE]" && b[..8] == *b"[BOOTLOA" => {
+            match u32::from_le_bytes([b[8], b[9], b[10], b[11]]) {
+                w if w == u32::from_le_bytes(*b"DER_") => profile(&t[20..], true),
+                w if w == u32::from_le_bytes(*b"DER ") => profile(&t[20..], false),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
