@@ -2538,8 +2538,14 @@ impl Builder {
         boot.bootstage_accumulated =
             hand_out(&mut b.bootstage_accumulated, &mut bin.accumulated, held);
         boot.bootstage_reports = hand_out(&mut b.bootstage_reports, &mut bin.reports, held);
-        boot.kernel = b.kernel.take();
-        boot.login_prompt = b.login_prompt.take();
+        // Moved only when there (`clear_rare` left `None`s): a move of the large
+        // `Option<KernelInfo>` and a drop test of the old one, for nothing, in most boots.
+        if b.kernel.is_some() {
+            boot.kernel = b.kernel.take();
+        }
+        if b.login_prompt.is_some() {
+            boot.login_prompt = b.login_prompt.take();
+        }
         boot.printk_offset_s = None;
         // The lists most boots have: swapped with the slot's own (its items the builder's
         // stale slots to rewrite), or taken from the bin's spares when the slot is new.
@@ -2863,7 +2869,26 @@ impl<T: Named> Slots<T> {
     /// items (bounded, see [`bound_whole`]) as its slots to rewrite, or a spare's when `dst`
     /// has no buffer. With no items this boot, the slots stay and `dst` goes to the spares
     /// whole (its strings for a later boot to rewrite, not to the pool one by one).
+    ///
+    /// Nothing to do (no items, `dst` without a buffer: most boots' errors) is told in line,
+    /// the rest is done out of line ([`Slots::swap_out_some`]): such calls paid a frame for
+    /// nothing.
+    #[inline(always)]
     fn swap_out(
+        &mut self,
+        dst: &mut Vec<T>,
+        spares: &mut Vec<Vec<T>>,
+        held: &mut usize,
+        pool: &mut StringPool,
+    ) {
+        if self.len != 0 || dst.capacity() != 0 {
+            self.swap_out_some(dst, spares, held, pool);
+        }
+    }
+
+    /// [`Slots::swap_out`] with items or a `dst` with a buffer.
+    #[inline(never)]
+    fn swap_out_some(
         &mut self,
         dst: &mut Vec<T>,
         spares: &mut Vec<Vec<T>>,
