@@ -153,7 +153,11 @@ fn grabserial_six(b: &[u8]) -> Option<(usize, f64)> {
         Some(v) => (1, v),
         None => {
             let n = digit_run(w);
-            if n == 0 || n == 8 {
+            // The `.` after the digits (which `dot_six` below tests first) tested before
+            // their value is read: the `[`-lines with a digit after the `[` that are in
+            // no grabserial layout (wall clocks' `[2024-`, `[0]crclist`) leave here, with
+            // no reading (about 25 instructions fewer for each).
+            if n == 0 || n == 8 || (w >> (8 * n)) as u8 != b'.' {
                 return None;
             }
             (n, digits_value(w, n))
