@@ -690,6 +690,11 @@ pub fn strip_rpi(text: &str) -> Option<(f64, &str)> {
 #[inline(always)]
 pub(crate) fn mess_usual(text: &str) -> Option<(f64, &str)> {
     let b = text.as_bytes();
+    // The layout's 23 bytes (`MESS:`, then the 18 `mess_fixed` reads) tested at once: the
+    // readers' own length tests below are then known to pass, and go.
+    if b.len() < 23 {
+        return None;
+    }
     // `MESS:` as the low five bytes of the first word.
     let w = crate::ascii::word_at(b, 0)?;
     if w & 0xFF_FFFF_FFFF != u64::from_le_bytes(*b"MESS:\0\0\0") {
