@@ -514,7 +514,7 @@ mod tests {
         /// [`trim_ws_graphic_ends`] is [`trim_ws`] on texts of words, ASCII and Unicode blanks
         /// and controls, ending in any of them.
         #[test]
-        fn trim_ws_graphic_end_is_trim_ws(parts in proptest::collection::vec(proptest::sample::select(vec![
+        fn trim_ws_graphic_ends_is_trim_ws(parts in proptest::collection::vec(proptest::sample::select(vec![
             "v2.8", "a", " ", "  ", "        ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1f", "\x7f",
             "\u{a0}", "\u{2003}", "\u{e9}", "~", ")", "'",
         ]), 0..8)) {

@@ -210,47 +210,16 @@ pub(crate) fn stamp_fixed(b: &[u8]) -> Option<(f64, usize)> {
 /// The seconds field of the last `[%5lu.%06lu]` stamp read (bytes 0..6 of its text) and its
 /// value in microseconds: consecutive printk lines mostly share their second, whose field
 /// then needs neither a check (it equals one [`stamp_fixed`] checked) nor a reading.
-///
-/// It also remembers which line may follow a usual printk line (see [`Self::follows_usual`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct StampMemo {
     /// Bytes 0..6 of the last stamp, as a little-endian word (0: none yet, as a stamp's
     /// first byte is `[`).
     head: u64,
     /// Its seconds, in microseconds.
     micros: u64,
-    /// The number of the line after the last one [`Self::note_usual`] was told of
-    /// (`u64::MAX`: none yet, a number no line reaches).
-    usual_next: u64,
-}
-
-impl Default for StampMemo {
-    fn default() -> Self {
-        StampMemo {
-            head: 0,
-            micros: 0,
-            usual_next: u64::MAX,
-        }
-    }
 }
 
 impl StampMemo {
-    /// Notes that line `n` was a usual printk line whose record changed none of the state
-    /// the timeline's usual-line test reads but the kernel's last printk time (see
-    /// `State::printk_usual`).
-    #[inline(always)]
-    pub(crate) fn note_usual(&mut self, n: u64) {
-        self.usual_next = n.wrapping_add(1);
-    }
-
-    /// Whether line `n` comes right after the last line [`Self::note_usual`] was told of:
-    /// with lines numbered one more each (as the splitter numbers them), nothing was
-    /// recorded between the two.
-    #[inline(always)]
-    pub(crate) fn follows_usual(&self, n: u64) -> bool {
-        self.usual_next == n
-    }
-
     /// [`stamp_fixed`]'s seconds for `b` (which starts with `[`), the seconds field taken
     /// from the memo when it is the last one's.
     #[inline(always)]

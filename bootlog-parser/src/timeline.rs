@@ -53,6 +53,9 @@ struct State {
     profile_hooks: bool,
     /// [`linux::StampMemo`] of the last printk stamp `bracket_line` read.
     stamp_memo: linux::StampMemo,
+    /// The number of the line after the last usual printk line ([`State::usual_printk_done`];
+    /// `u64::MAX`: none yet, a number no line reaches): see [`State::printk_usual`].
+    usual_next: u64,
     /// Vectors and strings of boots handed back by [`Parser::recycle`], for the next boots.
     bin: Bin,
 }
@@ -164,6 +167,7 @@ impl Parser {
                 hints: needles::ALL,
                 profile_hooks,
                 stamp_memo: linux::StampMemo::default(),
+                usual_next: u64::MAX,
                 bin: Bin::default(),
             },
         }
@@ -739,7 +743,7 @@ impl State {
             || b[14] != b' '
             || b[b.len() - 1] == b':'
             || b[b.len() - 1].is_ascii_whitespace()
-            || !(self.stamp_memo.follows_usual(n) || self.printk_state_usual())
+            || !(self.usual_next == n || self.printk_state_usual())
         {
             return false;
         }
@@ -795,7 +799,7 @@ impl State {
         c.tail_bytes += lead.len() as u64 + 2;
         // What this line's record leaves changed (and a `calling` / `initcall` store after
         // this) is none of what `printk_usual` reads but the last printk time.
-        self.stamp_memo.note_usual(n);
+        self.usual_next = n.wrapping_add(1);
     }
 
     /// [`State::printk_line`] of a [`State::printk_usual`] line whose message may be a
