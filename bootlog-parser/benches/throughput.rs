@@ -4,47 +4,15 @@
 //! `perfguide parse` does), best of 3. `cargo bench -p bootlog-parser --bench throughput`.
 //! The end-to-end figure against `wc -l` is `scripts/bench-parse.sh`.
 
+mod common;
+
 use bootlog_parser::{BoardProfile, Parser};
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-fn logs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
+fn main() {
+    let Some((data, logs)) = common::repeated_corpus() else {
         return;
     };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            logs(&p, out);
-        } else if p.extension().is_some_and(|x| x == "log") {
-            out.push(p);
-        }
-    }
-}
-
-fn main() {
-    let corpus = std::env::var_os("CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus"));
-    let mb: usize = std::env::var("BENCH_MB")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100);
-    let mut files = Vec::new();
-    logs(&corpus, &mut files);
-    files.sort();
-    if files.is_empty() {
-        eprintln!("no *.log under {} (set CORPUS)", corpus.display());
-        return;
-    }
-    let mut unit = Vec::new();
-    for f in &files {
-        unit.extend(std::fs::read(f).expect("read corpus log"));
-    }
-    let mut data = Vec::with_capacity(mb * 1_000_000 + unit.len());
-    while data.len() < mb * 1_000_000 {
-        data.extend_from_slice(&unit);
-    }
     let profile = BoardProfile::generic();
     let mut best = f64::INFINITY;
     let mut boots = 0;
@@ -77,6 +45,6 @@ fn main() {
         best,
         mbs / best,
         boots,
-        files.len()
+        logs
     );
 }
