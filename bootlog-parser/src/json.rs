@@ -1126,11 +1126,14 @@ unsafe fn escape_bits(v: std::arch::x86_64::__m128i) -> i32 {
 #[inline(always)]
 unsafe fn escape_lanes(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
     use std::arch::x86_64::*;
-    // Unsigned `min(v, 0x1f) == v` is `v < 0x20`.
-    let ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-    let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+    // Flipping bit 1 maps the control bytes 0x00..=0x1f onto themselves and `"` (0x22) onto
+    // 0x20, and no other byte into 0x00..=0x20 (their preimages are exactly those 33), so
+    // one unsigned `min(x, 0x20) == x` tests both: a compare and an or fewer than testing
+    // `v < 0x20` and `v == '"'` apart.
+    let x = _mm_xor_si128(v, _mm_set1_epi8(2));
+    let ctl_or_quote = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
     let bs = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-    _mm_or_si128(ctl, _mm_or_si128(q, bs))
+    _mm_or_si128(ctl_or_quote, bs)
 }
 
 /// Eight spaces: padding of partial words, as a space needs no escape.
@@ -1589,6 +1592,24 @@ mod tests {
             rule,
             "{w0:x} {w1:x}"
         );
+    }
+
+    /// [`escape_bits`] on every byte value in every lane against the byte rule (its
+    /// bit-flip test for control bytes and `"` at once covers all 256 values here).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn escape_bits_every_byte_every_lane() {
+        use std::arch::x86_64::*;
+        for c in 0..=255u8 {
+            let rule = c < 0x20 || c == b'"' || c == b'\\';
+            for lane in 0..16 {
+                let mut b = [b'a'; 16];
+                b[lane] = c;
+                // SAFETY: SSE2 is the x86_64 baseline; the load reads the 16 bytes of `b`.
+                let m = unsafe { escape_bits(_mm_loadu_si128(b.as_ptr() as *const __m128i)) };
+                assert_eq!(m, if rule { 1 << lane } else { 0 }, "{c:#x} at {lane}");
+            }
+        }
     }
 
     proptest::proptest! {
