@@ -86,12 +86,57 @@ pub fn write_stats(out: &mut Vec<u8>, s: &BootStats) {
     w.finish();
 }
 
-/// The one copy of the boot writer: its cursor is a local whose address never leaves the
-/// function (every method inlines, slow paths take the vector), so it lives in registers.
+/// The boot writer: [`write_boot_object_avx2`] where the CPU has AVX2, BMI1, BMI2 and LZCNT
+/// (told once, then a load and a test a boot), else [`write_boot_object_plain`]; the same
+/// code and the same bytes either way.
+#[inline]
 fn write_boot_object(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_vex() {
+        // SAFETY: the CPU has the features the function is compiled for, just checked.
+        unsafe { write_boot_object_avx2(out, b, tail) };
+        return;
+    }
+    write_boot_object_plain(out, b, tail);
+}
+
+/// The writer's body, inlined into each compiled copy: its cursor is a local whose address
+/// never leaves the function (every method inlines, slow paths take the vector), so it lives
+/// in registers.
+#[inline(always)]
+fn boot_object_body(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
     let mut w = W::new(out);
     w.boot_object(b, tail);
     w.finish();
+}
+
+/// [`boot_object_body`] for the x86-64 baseline (SSE2).
+#[inline(never)]
+fn write_boot_object_plain(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
+    boot_object_body(out, b, tail);
+}
+
+/// [`boot_object_body`] compiled for AVX2, BMI1, BMI2 and LZCNT: the same source, but the
+/// escape tests' SSE2 code gets VEX's three-operand forms (no register copy before each
+/// destructive `pminub`/`pcmpeqb`), digit counts take one `lzcnt`/`tzcnt` instead of
+/// `bsr`/`bsf` and their fix-ups, and shifts by a count need no `cl` shuffle (`shrx`).
+///
+/// # Safety
+/// The CPU has AVX2, BMI1, BMI2 and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+unsafe fn write_boot_object_avx2(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
+    boot_object_body(out, b, tail);
+}
+
+/// Whether [`write_boot_object_avx2`] may run here (std caches the CPU's answer).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_vex() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
 }
 
 /// `,"k":`, the bytes before a key that is never the first of its object, as one literal
@@ -1258,6 +1303,17 @@ mod tests {
             String::from_utf8_lossy(&mine),
             String::from_utf8_lossy(&serde)
         );
+        // Both compiled copies of the writer, whichever `write_boot` took.
+        let mut plain = Vec::new();
+        write_boot_object_plain(&mut plain, b, b"}");
+        assert_eq!(plain, serde);
+        #[cfg(target_arch = "x86_64")]
+        if has_vex() {
+            let mut vex = Vec::new();
+            // SAFETY: the CPU has the features, just checked.
+            unsafe { write_boot_object_avx2(&mut vex, b, b"}") };
+            assert_eq!(vex, serde);
+        }
     }
 
     /// serde_json's text for `v`.
