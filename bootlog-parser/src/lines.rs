@@ -1305,6 +1305,47 @@ mod tests {
         }
     }
 
+    /// Breaks, partners, candidates and bytes that are not plain on either side of the
+    /// two-pass splitter's window edges (`FLAT_WINDOW` from the scan's start, which is one
+    /// past the chunk's start when its first byte is a partner), against the byte-rule
+    /// reference.
+    #[test]
+    fn window_edges_are_the_reference() {
+        let tails: [&[u8]; 6] = [b"\r\n", b"\n\r", b"\n", b"\x1b[0m\n", b"oard\n", b"@\t\r"];
+        for lead in [0usize, 1] {
+            for tail in tails {
+                for at in FLAT_WINDOW - 6..FLAT_WINDOW + 3 {
+                    // A first line ending just before, on or after the window's edge, a few
+                    // lines across the next edge too, and a partner to skip at the start.
+                    let mut bytes = if lead == 1 {
+                        b"\n".to_vec()
+                    } else {
+                        Vec::new()
+                    };
+                    bytes.extend(std::iter::repeat(b'x').take(at));
+                    bytes.extend_from_slice(tail);
+                    while bytes.len() < 2 * FLAT_WINDOW + 200 {
+                        bytes.extend_from_slice(b"[    1.000000] board ok\r\n");
+                    }
+                    let run = |fast: bool| {
+                        let mut s = LineSplitter::new();
+                        s.after = (lead == 1).then_some(b'\r');
+                        let mut got = Vec::new();
+                        let mut out = |n, b: &[u8], f: Flags| got.push((n, b.to_vec(), f));
+                        if fast {
+                            s.feed(&bytes, &mut out);
+                        } else {
+                            feed_ref(&mut s, &bytes, &mut out);
+                        }
+                        s.finish(&mut out);
+                        got
+                    };
+                    assert_eq!(run(true), run(false), "{lead} {tail:?} {at}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn line_endings_split_across_chunks() {
         let want = vec![
