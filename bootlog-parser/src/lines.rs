@@ -185,8 +185,8 @@ impl LineSplitter {
         let end = range.end;
         // Where the line in progress starts (`start <= len`, see above).
         let mut from = range.start.wrapping_add(start);
+        // The positions go to the buffer's spare room through `mp` (its length stays 0).
         let mut marks = std::mem::take(&mut self.marks);
-        marks.clear();
         marks.reserve(FLAT_WINDOW + 8);
         let mp = marks.as_mut_ptr();
         let mut window = from;
@@ -254,17 +254,10 @@ impl LineSplitter {
                         // Not a break: a needle candidate (printable), a tab (plain) or a byte
                         // that is not plain, in the line.
                         if term.wrapping_sub(0x20) < 0x5f {
-                            // A printable flagged byte is a candidate: `@`, or an `a` or `o`
-                            // whose byte two later is `h`, `o` or `r`, so not the zero padding
-                            // past the chunk: that byte, and the one before it, lie in it.
-                            let next = if term == b'@' {
-                                0
-                            } else {
-                                // SAFETY: `pos + 1 < end` (just above).
-                                unsafe { *pos.add(1) }
-                            };
+                            // A printable flagged byte is a candidate (`@`, or the `a` or `o`
+                            // of a piece of a word, see `needles::candidates`).
                             let q = pos as usize - range.start as usize;
-                            hints |= needles::hint_at(chunk, q, term, next);
+                            hints |= needles::hint_at(chunk, q, term);
                         } else if term != b'\t' {
                             // Not plain: the line goes to `line_long`. (A 0 LLVM cannot
                             // see: a conditional move of a plain 0 kept a register zeroed

@@ -163,7 +163,8 @@ impl NeedleIndex {
 
 /// Whether one of the words is at the candidate offset `q` of `chunk` (a byte the SIMD
 /// scan flagged: `@`, or an `a` or `o` followed by `a`, `b` or `c` and then `h`, `o` or `r`);
-/// if so records it as `(q, bit)`. `q` lies inside the word found, so the offsets recorded keep ascending.
+/// if so records it as `(q, bit)`. `q` lies inside the word found, so the offsets recorded
+/// keep ascending.
 #[cfg(all(test, target_arch = "x86_64"))]
 #[inline]
 fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
@@ -173,24 +174,16 @@ fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
     }
 }
 
-/// [`word_at`] of the candidate offset `q`, with its cheap answers inline: `@` is [`AT`], and
-/// an `a` or `o` whose next byte is not `a`, `b` or `c` (the byte after the candidate in
-/// `oard`, `autoboot` and ` reached after `) is no word. Most `a`/`o` candidates of boot
-/// logs (`our`, `ash`, `arr`, ...) end there, without the call.
-/// `term` is `chunk[q]` and, for an `a` or `o`, `next` is `chunk[q + 1]` (0 past the chunk),
-/// which the caller has at hand; for `@` (answered by `term` alone) `next` may be anything.
+/// [`word_at`] of the candidate offset `q`, `@` (answered by `term`, which is `chunk[q]`,
+/// alone) inline. The scans' middle-byte test (see [`candidates`]) already turned away the
+/// `a`/`o` candidates whose next byte is not `a`, `b` or `c`, which this tested before.
 #[inline(always)]
-pub(crate) fn hint_at(chunk: &[u8], q: usize, term: u8, next: u8) -> u8 {
+pub(crate) fn hint_at(chunk: &[u8], q: usize, term: u8) -> u8 {
     debug_assert_eq!(chunk.get(q), Some(&term));
-    debug_assert!(term == b'@' || chunk.get(q + 1).copied().unwrap_or(0) == next);
     if term == b'@' {
         AT
-    } else if next.wrapping_sub(b'a') < 3 {
-        // Always so for a candidate of the splitter's scans (see [`candidates`]); kept for
-        // the callers that ask about other bytes.
-        word_at(chunk, q)
     } else {
-        0
+        word_at(chunk, q)
     }
 }
 
@@ -485,8 +478,7 @@ mod tests {
         )) {
             let chunk = parts.concat().into_bytes();
             for q in 0..chunk.len() {
-                let next = chunk.get(q + 1).copied().unwrap_or(0);
-                proptest::prop_assert_eq!(hint_at(&chunk, q, chunk[q], next), word_at(&chunk, q));
+                proptest::prop_assert_eq!(hint_at(&chunk, q, chunk[q]), word_at(&chunk, q));
             }
         }
 
