@@ -209,15 +209,13 @@ impl LineSplitter {
                     // needs no alignment.
                     block_controls(unsafe { &*(block as *const [u8; 66]) })
                 } else {
-                    // The last 1 to 65 bytes, 64 at a time, from a zero-padded copy holding
-                    // the two bytes after the block where the chunk has them; the padding's
-                    // bits dropped.
+                    // The last 1 to 65 bytes (the test above), 64 at a time, from a
+                    // zero-padded copy holding the two bytes after the block where the chunk
+                    // has them; the padding's bits dropped.
                     let rest = end as usize - block as usize;
-                    let left = rest.min(64);
                     let mut pad = [0u8; 66];
-                    let at = chunk.len() - rest;
-                    pad[..rest.min(66)].copy_from_slice(&chunk[at..at + rest.min(66)]);
-                    block_controls(&pad) & (u64::MAX >> (64 - left))
+                    pad[..rest].copy_from_slice(&chunk[chunk.len() - rest..]);
+                    block_controls(&pad) & (u64::MAX >> (64 - rest.min(64)))
                 };
                 let off = (block as usize - window as usize) as u32;
                 let count = mask.count_ones() as usize;
