@@ -3,9 +3,12 @@
 #
 # Builds a log of at least $SIZE_MB MB (default 100) by repeating the corpus logs, then, in the
 # same run and on the same file (page cache warm), measures single-threaded:
-#   - MB/s of `perfguide parse --format json FILE > /dev/null` (release build) and of `wc -l FILE`,
-#     $RUNS runs each, interleaved (parse, wc -l, parse, ...: on a shared machine whose speed
-#     drifts, both see the same moments), the best and the median of each;
+#   - MB/s of `perfguide parse --format json FILE > /dev/null` and of `wc -l FILE`, $RUNS runs
+#     each, interleaved (parse, wc -l, parse, ...: on a shared machine whose speed drifts, all
+#     see the same moments), the best and the median of each. Two builds of perfguide are
+#     measured, side by side in the same runs: the plain release build (`cargo build
+#     --release`) and the profile-guided one of scripts/build-pgo.sh (target/pgo/), which is
+#     the build to use for large logs;
 #   - their ratio, best to best and median to median (goal: parse >= 25% of wc -l);
 #   each twice, with the file's page cache in two states (both commands gain from the second,
 #   `wc -l` far more, so the ratio moves): "as written" (the file just rewritten 4 KiB at a
@@ -19,8 +22,10 @@
 #     10 MB file (valgrind's callgrind: the same count run after run, whatever else the machine
 #     is doing, so it shows small changes that wall time on a shared machine hides).
 #
-# Usage: scripts/bench-parse.sh [--no-build]
-# Environment: CORPUS (default tests/corpus), SIZE_MB (100), RUNS (5), PERFGUIDE (binary),
+# Usage: scripts/bench-parse.sh [--no-build]   (--no-build: measure the binaries already built)
+# Environment: CORPUS (default tests/corpus), SIZE_MB (100), RUNS (5),
+#              PERFGUIDE (the binaries to measure instead of the two builds, `:` between),
+#              PGO (1; 0 measures the plain build alone and builds no PGO binary),
 #              BENCH_DIR (target/bench-parse; the generated logs go there, never in the repo),
 #              CALLGRIND (unset; 1 adds the instruction count, about a minute).
 set -euo pipefail
@@ -31,12 +36,30 @@ corpus=${CORPUS:-$root/tests/corpus}
 size_mb=${SIZE_MB:-100}
 runs=${RUNS:-5}
 dir=${BENCH_DIR:-$root/target/bench-parse}
-bin=${PERFGUIDE:-$root/target/release/perfguide}
-
-if [[ ${1:-} != --no-build ]]; then
-    cargo build --release -p perfguide >&2
+# The binaries measured, and their labels.
+bins=()
+labels=()
+if [[ -n ${PERFGUIDE:-} ]]; then
+    IFS=: read -ra bins <<< "$PERFGUIDE"
+    labels=("${bins[@]}")
+else
+    if [[ ${1:-} != --no-build ]]; then
+        cargo build --release -p perfguide >&2
+    fi
+    bins=("$root/target/release/perfguide")
+    labels=("plain release build")
+    if [[ ${PGO:-1} != 0 ]]; then
+        if [[ ${1:-} != --no-build ]]; then
+            "$root/scripts/build-pgo.sh" > /dev/null
+        fi
+        bins+=("$root/target/pgo/release/perfguide")
+        labels+=("PGO build (scripts/build-pgo.sh)")
+    fi
 fi
-[[ -x $bin ]] || { echo "no $bin (build with: cargo build --release -p perfguide)" >&2; exit 1; }
+for b in "${bins[@]}"; do
+    [[ -x $b ]] || { echo "no $b (build it: cargo build --release -p perfguide, scripts/build-pgo.sh)" >&2; exit 1; }
+done
+bin=${bins[0]}
 [[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
 mkdir -p "$dir"
@@ -86,24 +109,32 @@ cache_read_back() {
 # now_ns: the wall clock in nanoseconds.
 now_ns() { date +%s%N; }
 
-# time_both OUT_PARSE OUT_WC: $runs runs of each command, interleaved (parse, wc -l, parse, ...)
-# so that both see the same moments of a shared machine; the fastest and the median wall time
-# of each, in seconds, into the two named variables as "best median" (stdout to /dev/null).
-time_both() {
-    local -n out_p=$1 out_w=$2
-    local tp=() tw=() t0 t1
+# time_all STATE: $runs rounds, each running every binary's parse then `wc -l` once (the order
+# of the binaries turning round by round), so that all see the same moments of a shared
+# machine; prints, for each binary, the state and "best median" of its parse and of `wc -l`,
+# in seconds, one line each (stdout of the commands to /dev/null).
+time_all() {
+    local state=$1 nb=${#bins[@]} r k j t0 t1
+    local -a tp tw
     for ((r = 0; r < runs; r++)); do
-        t0=$(now_ns)
-        "$bin" parse --format json "$big" > /dev/null
-        t1=$(now_ns)
-        tp+=($((t1 - t0)))
+        for ((j = 0; j < nb; j++)); do
+            k=$(((j + r) % nb))
+            t0=$(now_ns)
+            "${bins[k]}" parse --format json "$big" > /dev/null
+            t1=$(now_ns)
+            tp[k]+=" $((t1 - t0))"
+        done
         t0=$(now_ns)
         wc -l "$big" > /dev/null
         t1=$(now_ns)
         tw+=($((t1 - t0)))
     done
-    out_p=$(best_median "${tp[@]}")
-    out_w=$(best_median "${tw[@]}")
+    local w
+    w=$(best_median "${tw[@]}")
+    for ((k = 0; k < nb; k++)); do
+        # shellcheck disable=SC2086 # the list of times, split on purpose
+        echo "$state|$k|$(best_median ${tp[k]})|$w"
+    done
 }
 
 # best_median NS...: "best median" of the nanosecond times given, in seconds.
@@ -114,9 +145,9 @@ best_median() {
 
 # Both are single-threaded processes (perfguide parse reads 1 MiB chunks on one thread).
 cache_as_written
-time_both parse_w wc_w
+times=$(time_all "as written")
 cache_read_back
-time_both parse_r wc_r
+times+=$'\n'$(time_all "read back")
 
 # peak_rss_kb FILE: maximum resident set size of `perfguide parse --format json FILE`.
 peak_rss_kb() {
@@ -127,24 +158,30 @@ rss_small=$(peak_rss_kb "$small")
 rss_big=$(peak_rss_kb "$big")
 boots=$("$bin" parse --format json "$big" | grep -o '"index":' | wc -l)
 
-awk -v bytes="$bytes" -v lines="$lines" -v pw="$parse_w" -v ww="$wc_w" -v pr="$parse_r" \
-    -v wr="$wc_r" -v runs="$runs" -v rs="$rss_small" -v rb="$rss_big" \
-    -v ssz="$(stat -c %s "$small")" -v boots="$boots" -v file="$big" '
-function report(state, p, w,    ps, ws) {
-    split(p, ps, " ")
-    split(w, ws, " ")
-    printf "page cache %s (%d runs each, interleaved):\n", state, runs
-    printf "  perfguide parse:  best %.3f s %8.1f MB/s, median %.3f s   (--format json > /dev/null)\n", ps[1], mb / ps[1], ps[2]
-    printf "  wc -l:            best %.3f s %8.1f MB/s, median %.3f s\n", ws[1], mb / ws[1], ws[2]
-    printf "  ratio parse/wc -l: %.1f%% best to best, %.1f%% median to median   (goal >= 25%%)\n", 100 * ws[1] / ps[1], 100 * ws[2] / ps[2]
-}
+labels_joined=$(printf '%s|' "${labels[@]}")
+awk -v bytes="$bytes" -v lines="$lines" -v runs="$runs" -v rs="$rss_small" -v rb="$rss_big" \
+    -v ssz="$(stat -c %s "$small")" -v boots="$boots" -v file="$big" -v labels="$labels_joined" \
+    -v nb="${#bins[@]}" -F'|' '
 BEGIN {
     mb = bytes / 1e6
+    split(labels, label, "|")
     printf "file:               %s (%.1f MB, %d lines, %d boots)\n", file, mb, lines, boots
-    report("as written", pw, ww)
-    report("read back", pr, wr)
-    printf "peak RSS parse:     %d KiB on %.1f MB, %d KiB on %.1f MB\n", rs, ssz / 1e6, rb, mb
-}'
+}
+{
+    split($3, ps, " ")
+    split($4, ws, " ")
+    if ($1 != state) {
+        state = $1
+        printf "page cache %s (%d runs each, interleaved):\n", state, runs
+        printf "  wc -l:            best %.3f s %8.1f MB/s, median %.3f s\n", ws[1], mb / ws[1], ws[2]
+    }
+    if (nb > 1) printf "  %s:\n", label[$2 + 1]
+    printf "  perfguide parse:  best %.3f s %8.1f MB/s, median %.3f s   (--format json > /dev/null)\n", ps[1], mb / ps[1], ps[2]
+    printf "  ratio parse/wc -l: %.1f%% best to best, %.1f%% median to median   (goal >= 25%%)\n", 100 * ws[1] / ps[1], 100 * ws[2] / ps[2]
+}
+END {
+    printf "peak RSS parse:     %d KiB on %.1f MB, %d KiB on %.1f MB (%s)\n", rs, ssz / 1e6, rb, mb, label[1]
+}' <<< "$times"
 
 if [[ ${CALLGRIND:-} == 1 ]]; then
     command -v valgrind > /dev/null || { echo "CALLGRIND=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
