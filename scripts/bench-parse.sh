@@ -36,6 +36,8 @@ corpus=${CORPUS:-$root/tests/corpus}
 size_mb=${SIZE_MB:-100}
 runs=${RUNS:-5}
 dir=${BENCH_DIR:-$root/target/bench-parse}
+build=1
+[[ ${1:-} == --no-build ]] && build=0
 # The binaries measured, and their labels.
 bins=()
 labels=()
@@ -43,15 +45,11 @@ if [[ -n ${PERFGUIDE:-} ]]; then
     IFS=: read -ra bins <<< "$PERFGUIDE"
     labels=("${bins[@]}")
 else
-    if [[ ${1:-} != --no-build ]]; then
-        cargo build --release -p perfguide >&2
-    fi
+    ((build)) && cargo build --release -p perfguide >&2
     bins=("$root/target/release/perfguide")
     labels=("plain release build")
     if [[ ${PGO:-1} != 0 ]]; then
-        if [[ ${1:-} != --no-build ]]; then
-            "$root/scripts/build-pgo.sh" > /dev/null
-        fi
+        ((build)) && "$root/scripts/build-pgo.sh" > /dev/null
         bins+=("$root/target/pgo/release/perfguide")
         labels+=("PGO build (scripts/build-pgo.sh)")
     fi
