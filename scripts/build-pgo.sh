@@ -14,8 +14,10 @@
 # build everywhere else (tests, quickstart): this is an option for those who parse a lot.
 #
 # Needs llvm-profdata of rustc's own LLVM major version (profiles are not readable across
-# versions); it looks for /usr/lib/llvm-N/bin/llvm-profdata and llvm-profdata-N, and installs
-# the distribution's llvm-N package with apt-get when that is missing and available.
+# versions); it looks in rustc's sysroot (rustup's llvm-tools component, the exact LLVM rustc
+# was built with), then for /usr/lib/llvm-N/bin/llvm-profdata and llvm-profdata-N; when none is
+# there it adds llvm-tools with rustup, or else installs the distribution's llvm-N package
+# with apt-get when that is available (Debian 12 has no llvm-22 for rustc 1.95's LLVM 22).
 #
 # Usage: scripts/build-pgo.sh          (prints the optimized binary's path last)
 # Environment: TRAIN_MB (default 20), CORPUS (default tests/corpus).
@@ -32,9 +34,11 @@ data=$root/target/pgo-data
 major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
 [[ -n $major ]] || { echo "build-pgo: cannot tell rustc's LLVM version (rustc -vV)" >&2; exit 1; }
 
+sysroot_bin=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin
 find_profdata() {
     local c
-    for c in "/usr/lib/llvm-$major/bin/llvm-profdata" "$(command -v "llvm-profdata-$major" || true)"; do
+    for c in "$sysroot_bin/llvm-profdata" "/usr/lib/llvm-$major/bin/llvm-profdata" \
+        "$(command -v "llvm-profdata-$major" || true)"; do
         if [[ -n $c && -x $c ]]; then
             echo "$c"
             return 0
@@ -43,6 +47,10 @@ find_profdata() {
     return 1
 }
 
+if ! profdata=$(find_profdata) && command -v rustup > /dev/null; then
+    echo "build-pgo: adding rustup's llvm-tools component for llvm-profdata" >&2
+    rustup component add llvm-tools >&2 || true
+fi
 if ! profdata=$(find_profdata); then
     if command -v apt-get > /dev/null && apt-cache show "llvm-$major" > /dev/null 2>&1; then
         echo "build-pgo: installing llvm-$major for llvm-profdata (rustc uses LLVM $major)" >&2
