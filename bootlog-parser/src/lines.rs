@@ -14,6 +14,11 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// The bytes whose flagged positions [`LineSplitter::feed_with`] gathers before walking them
 /// (a multiple of 64: windows start on the block grid).
 const FLAT_WINDOW: usize = 16 * 1024;
+/// How far ahead of the block it scans [`LineSplitter::feed_with`]'s pass 1 prefetches into
+/// L1: its window is in L2 by then (pass 2 of the window before fetched it), and 1 KiB (16
+/// blocks) ahead the loads of each block no longer wait on L2 (faster in 27 of 30 interleaved
+/// pairs on the 100 MB bench log, best 2.2 % lower; 512 B gained less).
+const L1_AHEAD: usize = 1024;
 
 /// What [`LineSplitter`] knows of a line it hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +225,13 @@ impl LineSplitter {
                     pad[..rest].copy_from_slice(&chunk[chunk.len() - rest..]);
                     block_controls(&pad) & (u64::MAX >> (64 - rest.min(64)))
                 };
+                // The block 1 KiB on, from L2 into L1 (see `L1_AHEAD`).
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: a prefetch reads nothing and never faults, whatever the address.
+                unsafe {
+                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                    _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(L1_AHEAD) as *const i8);
+                }
                 let off = (block as usize - window as usize) as u32;
                 let count = mask.count_ones() as usize;
                 let mut m = mask;
