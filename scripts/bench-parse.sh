@@ -18,6 +18,7 @@
 #   - peak RSS of `perfguide parse --format json` on a 10 MB and on the full-size file
 #     (/usr/bin/time -v), to show memory stays flat in the size of the input.
 #
+#   - the host it ran on (CPU, SIMD, caches, kernel): the ratio depends on the CPU;
 #   - with CALLGRIND=1, instructions per input byte of `perfguide parse --format json` on the
 #     10 MB file (valgrind's callgrind: the same count run after run, whatever else the machine
 #     is doing, so it shows small changes that wall time on a shared machine hides).
@@ -156,14 +157,25 @@ rss_small=$(peak_rss_kb "$small")
 rss_big=$(peak_rss_kb "$big")
 boots=$("$bin" parse --format json "$big" | grep -o '"index":' | wc -l)
 
+# The ratio depends on the CPU (the parse's branchy per-line work and `wc -l`'s memory-bound
+# newline count gain differently from a newer core), so the figures name it.
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2> /dev/null | head -n 1)
+simd=$(grep -m1 -o -w 'avx512bw\|avx2' /proc/cpuinfo 2> /dev/null | sort -u | tr '\n' ' ')
+caches=""
+for i in 2 3; do
+    c=/sys/devices/system/cpu/cpu0/cache/index$i/size
+    [[ -r $c ]] && caches+="L$i $(< "$c") "
+done
+host="${cpu:-unknown CPU}, $(nproc) CPUs, ${simd:-no AVX2 }${caches}kernel $(uname -r)"
 labels_joined=$(printf '%s|' "${labels[@]}")
 awk -v bytes="$bytes" -v lines="$lines" -v runs="$runs" -v rs="$rss_small" -v rb="$rss_big" \
     -v ssz="$(stat -c %s "$small")" -v boots="$boots" -v file="$big" -v labels="$labels_joined" \
-    -v nb="${#bins[@]}" -F'|' '
+    -v nb="${#bins[@]}" -v host="$host" -F'|' '
 BEGIN {
     mb = bytes / 1e6
     split(labels, label, "|")
     printf "file:               %s (%.1f MB, %d lines, %d boots)\n", file, mb, lines, boots
+    printf "host:               %s\n", host
 }
 {
     split($3, ps, " ")
