@@ -159,8 +159,9 @@ boots=$("$bin" parse --format json "$big" | grep -o '"index":' | wc -l)
 
 # The ratio depends on the CPU (the parse's branchy per-line work and `wc -l`'s memory-bound
 # newline count gain differently from a newer core), so the figures name it.
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2> /dev/null | head -n 1)
-simd=$(grep -m1 -o -w 'avx512bw\|avx2' /proc/cpuinfo 2> /dev/null | sort -u | tr '\n' ' ')
+# (`|| true`: no /proc/cpuinfo, or a CPU with neither, is no reason to stop under pipefail.)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2> /dev/null | head -n 1 || true)
+simd=$(grep -m1 -o -w 'avx512bw\|avx2' /proc/cpuinfo 2> /dev/null | sort -u | tr '\n' ' ' || true)
 caches=""
 for i in 2 3; do
     c=/sys/devices/system/cpu/cpu0/cache/index$i/size
