@@ -16,9 +16,9 @@
 #   from the cache and read once, as a log read from disk: the kernel may cache it in large
 #   folios, e.g. ext4 on Linux >= 6.16, which makes mapping and copying it cheaper);
 #   - peak RSS of `perfguide parse --format json` on a 10 MB and on the full-size file
-#     (/usr/bin/time -v), to show memory stays flat in the size of the input.
+#     (/usr/bin/time -v), to show memory stays flat in the size of the input;
+#   - the host it ran on (CPU, SIMD, caches, kernel): the ratio depends on the CPU.
 #
-#   - the host it ran on (CPU, SIMD, caches, kernel): the ratio depends on the CPU;
 #   - with CALLGRIND=1, instructions per input byte of `perfguide parse --format json` on the
 #     10 MB file (valgrind's callgrind: the same count run after run, whatever else the machine
 #     is doing, so it shows small changes that wall time on a shared machine hides).

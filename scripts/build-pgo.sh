@@ -31,10 +31,11 @@ gen_dir=$root/target/pgo-gen
 use_dir=$root/target/pgo
 data=$root/target/pgo-data
 
-major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+rustc_vv=$(rustc -vV)
+major=$(sed -n 's/^LLVM version: \([0-9]*\).*/\1/p' <<< "$rustc_vv")
 [[ -n $major ]] || { echo "build-pgo: cannot tell rustc's LLVM version (rustc -vV)" >&2; exit 1; }
 
-sysroot_bin=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin
+sysroot_bin=$(rustc --print sysroot)/lib/rustlib/$(sed -n 's/^host: //p' <<< "$rustc_vv")/bin
 find_profdata() {
     local c
     for c in "$sysroot_bin/llvm-profdata" "/usr/lib/llvm-$major/bin/llvm-profdata" \
