@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Parse throughput and memory benchmark of `perfguide parse` (issue 2).
+# Parse throughput and memory benchmark of `perfguide parse`.
 #
 # Builds a log of at least $SIZE_MB MB (default 100) by repeating the corpus logs, then, in the
 # same run and on the same file (page cache warm), measures single-threaded:
@@ -90,8 +90,7 @@ lines=$(wc -l < "$big")
 # tool writing a console log line by line leaves them (small folios; `cp` or `cat` would write
 # large ones, which read like a file read back).
 # It is then synced: left dirty, the kernel writes the 100 MB back to disk during the runs
-# that follow (the first runs after the write measured 0.21-0.23 s where the next ones took
-# 0.15 s on the Intel VM of 2026-12-01), timing the disk's writeback rather than the commands.
+# that follow, and the first runs would time the disk's writeback rather than the commands.
 cache_as_written() {
     dd if="$big" of="$big.tmp" bs=4k status=none
     mv "$big.tmp" "$big"
