@@ -23,10 +23,7 @@ pub const BANNERS: &[(&str, &[StageId])] = &[
         &[StageId::R5Spl, StageId::ASpl],
     ),
     (r"^U-Boot \d{4}\.\d{2}", &[StageId::Uboot]),
-    (
-        r"Booting Linux on physical CPU 0x0*0\b",
-        &[StageId::Kernel],
-    ),
+    (r"Booting Linux on physical CPU 0x0*0\b", &[StageId::Kernel]),
 ];
 
 /// A banner of one board: its pattern and how often one boot may print it.
@@ -118,9 +115,15 @@ mod tests {
                 .find(|b| regex::Regex::new(&b.pattern).unwrap().is_match(line))
                 .map(|b| b.allowed)
         };
-        assert_eq!(allowed("qemu-arm64", "U-Boot 2024.01+dfsg-1 (Jan 1 2024)"), Some(1));
+        assert_eq!(
+            allowed("qemu-arm64", "U-Boot 2024.01+dfsg-1 (Jan 1 2024)"),
+            Some(1)
+        );
         assert_eq!(allowed("qemu-arm64", "U-Boot SPL 2024.01"), None);
-        assert_eq!(allowed("j721e-evm", "U-Boot SPL 2023.04-g1 (Jan 1)"), Some(2));
+        assert_eq!(
+            allowed("j721e-evm", "U-Boot SPL 2023.04-g1 (Jan 1)"),
+            Some(2)
+        );
         let p = BoardProfile::builtin("j721e-evm").unwrap();
         assert!(regex::Regex::new(ready_pattern(&p))
             .unwrap()
