@@ -15,7 +15,7 @@
 //!   the argv says `sh -c`), e.g. `["picocom", "-q", "/dev/ttyUSB0"]` or
 //!   `["ssh", "lab", "cat /dev/ttyUSB0"]`.
 
-use super::process::{own_process_group, quote_argv, ChildStdout};
+use super::process::{exit_status, own_process_group, quote_argv, ChildStdout};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -323,13 +323,7 @@ impl StreamConsole {
                     open,
                     name,
                     Box::new(move || {
-                        let status = h2
-                            .try_wait()
-                            .ok()
-                            .flatten()
-                            .map(|o| o.status.to_string())
-                            .unwrap_or_else(|| "closed its stdout".into());
-                        format!("console command `{cmdline}` ended: {status}")
+                        format!("console command `{cmdline}` ended: {}", exit_status(&h2))
                     }),
                 )
             }

@@ -54,6 +54,16 @@ pub fn tail_lines(bytes: &[u8], n: usize) -> String {
 /// others wait for or kill the child through the same handle.
 pub struct ChildStdout(pub Arc<duct::ReaderHandle>);
 
+/// How a child started with `duct` ended, for messages (`exit status: 1`), or that it
+/// closed its stdout while still running.
+pub fn exit_status(h: &duct::ReaderHandle) -> String {
+    h.try_wait()
+        .ok()
+        .flatten()
+        .map(|o| o.status.to_string())
+        .unwrap_or_else(|| "closed its stdout".into())
+}
+
 impl Read for ChildStdout {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         (&*self.0).read(buf)

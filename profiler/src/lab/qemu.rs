@@ -6,7 +6,7 @@
 
 use super::console::{recv_from, spawn_reader, Console, ConsoleError, ConsoleEvent};
 use super::power::{PowerDriver, PowerError};
-use super::process::{own_process_group, quote_argv, tail_lines, ChildStdout};
+use super::process::{exit_status, own_process_group, quote_argv, tail_lines, ChildStdout};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -164,12 +164,7 @@ impl PowerDriver for QemuPower {
             Arc::new(AtomicBool::new(true)),
             "qemu".into(),
             Box::new(move || {
-                let status = h2
-                    .try_wait()
-                    .ok()
-                    .flatten()
-                    .map(|o| o.status.to_string())
-                    .unwrap_or_else(|| "closed its stdout".into());
+                let status = exit_status(&h2);
                 // Give the stderr thread a moment to collect the last words.
                 std::thread::sleep(Duration::from_millis(20));
                 let t = tail.lock().unwrap_or_else(|p| p.into_inner());
