@@ -59,9 +59,9 @@ const CHUNK: usize = 1 << 20;
 /// each feed, so the fewer boots a feed completes the fewer vectors and strings it allocates
 /// before the first boots come back, and the fewer the parser keeps for reuse; but each feed
 /// has a fixed cost (its line splitting and needle scan set up, a partial line carried over).
-/// 64 KiB (about a dozen boots of a typical log) measured cheapest on the bench log: 16 KiB
-/// cost 0.3% more instructions, 128 KiB 1% more (boots past what the parser's bin keeps are
-/// allocated afresh), 1 MiB 5% more.
+/// 64 KiB, about a dozen boots of a typical log, is the cheapest on the bench log
+/// (`scripts/bench-parse.sh`): smaller feeds pay the fixed cost more often, larger ones
+/// complete more boots than the parser keeps for reuse.
 const FEED: usize = 1 << 16;
 
 /// Streams one input through a parser, calling `each` for every boot as it completes; the

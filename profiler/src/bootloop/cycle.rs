@@ -2,9 +2,10 @@
 //! the ready pattern, a failure or the timeout, then parse the capture and record the cycle.
 
 use super::capture::{CaptureError, CaptureWriter};
+use super::error::BootLoopError;
+use super::options::LoopOptions;
 use super::run::{CycleRecord, Failure, FailureReason, HostTiming, RunDir};
 use super::watch::Watch;
-use super::{BootLoopError, LoopOptions};
 use crate::lab::{ConsoleEvent, Target};
 use bootlog_parser::model::Boot;
 use bootlog_parser::BoardProfile;

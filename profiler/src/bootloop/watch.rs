@@ -3,7 +3,7 @@
 //! ([`bootlog_parser::console`]), on the text the parser would see.
 
 use super::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
-use super::LoopOptions;
+use super::options::LoopOptions;
 use bootlog_parser::capture::escape;
 use bootlog_parser::console::match_text;
 use std::time::Instant;
