@@ -59,78 +59,201 @@ impl From<BoardError> for ProfileError {
 
 /// The `[console]` table.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(try_from = "ConsoleTable")]
 pub enum ConsoleConfig {
-    /// QEMU's serial on stdio (fed by the `qemu` power driver).
+    /// `kind = "qemu"`: QEMU's serial on stdio (fed by the `qemu` power driver).
     Qemu {},
-    /// A serial device, 8N1.
+    /// `kind = "serial"`: a serial device, 8N1.
     Serial {
-        /// Device path, e.g. `/dev/ttyUSB0`.
+        /// `device`, e.g. `/dev/ttyUSB0`.
         device: String,
-        /// Baud rate.
-        #[serde(default = "default_baud")]
+        /// `baud`, 115200 when not given.
         baud: u32,
     },
-    /// A raw TCP console (ser2net).
+    /// `kind = "tcp"`: a raw TCP console (ser2net).
     Tcp {
-        /// `host:port`.
+        /// `address`, `host:port`.
         address: String,
     },
-    /// A command whose stdout is the console.
+    /// `kind = "command"`: a command whose stdout is the console.
     Command {
-        /// argv; no shell is involved.
+        /// `argv`; no shell is involved.
         argv: Vec<String>,
     },
 }
 
-fn default_baud() -> u32 {
-    115_200
-}
-
 /// The `[power]` table.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "driver", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(try_from = "PowerTable")]
 pub enum PowerConfig {
-    /// A QEMU process per power cycle.
+    /// `driver = "qemu"`: a QEMU process per power cycle.
     Qemu {
-        /// Off time.
-        #[serde(default)]
+        /// `settle_s`, off time, 0 when not given.
         settle_s: f64,
     },
-    /// argv lists.
+    /// `driver = "command"`: argv lists.
     Command {
-        /// Switches on.
-        #[serde(default)]
+        /// `on`: switches on.
         on: Vec<String>,
-        /// Switches off.
-        #[serde(default)]
+        /// `off`: switches off.
         off: Vec<String>,
-        /// Switches off and on again (used when `on` is empty).
-        #[serde(default)]
+        /// `cycle`: switches off and on again (used when `on` is empty).
         cycle: Vec<String>,
-        /// Off time.
-        #[serde(default = "default_settle")]
+        /// `settle_s`, off time, 1 s when not given.
         settle_s: f64,
-        /// Limit per command.
-        #[serde(default = "default_cmd_timeout")]
+        /// `timeout_s`, limit per command, 30 s when not given.
         timeout_s: f64,
     },
-    /// A labgrid place.
+    /// `driver = "labgrid"`: a labgrid place.
     Labgrid {
-        /// The place name.
+        /// `place`: the place name.
         place: String,
-        /// Off time.
-        #[serde(default = "default_settle")]
+        /// `settle_s`, off time, 1 s when not given.
         settle_s: f64,
     },
 }
 
-fn default_settle() -> f64 {
-    1.0
+/// `[console] kind`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ConsoleKind {
+    Qemu,
+    Serial,
+    Tcp,
+    Command,
 }
 
-fn default_cmd_timeout() -> f64 {
-    30.0
+/// `[console]` as written: every key of every kind, each read with its own type (so a
+/// wrong value is reported at its key), then checked against the kind.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConsoleTable {
+    kind: ConsoleKind,
+    device: Option<String>,
+    baud: Option<u32>,
+    address: Option<String>,
+    argv: Option<Vec<String>>,
+}
+
+/// `[power] driver`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum PowerKind {
+    Qemu,
+    Command,
+    Labgrid,
+}
+
+/// `[power]` as written (see [`ConsoleTable`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PowerTable {
+    driver: PowerKind,
+    on: Option<Vec<String>>,
+    off: Option<Vec<String>>,
+    cycle: Option<Vec<String>>,
+    settle_s: Option<f64>,
+    timeout_s: Option<f64>,
+    place: Option<String>,
+}
+
+/// An error when a key of `given` (name, present) is set that `allowed` does not list.
+fn only(what: &str, given: &[(&str, bool)], allowed: &[&str]) -> Result<(), String> {
+    match given.iter().find(|(k, set)| *set && !allowed.contains(k)) {
+        Some((k, _)) => Err(format!("{what} takes no `{k}`")),
+        None => Ok(()),
+    }
+}
+
+/// A required key's value, or an error naming it.
+fn need<T>(v: Option<T>, what: &str, key: &str) -> Result<T, String> {
+    v.ok_or_else(|| format!("{what} needs `{key}`"))
+}
+
+impl TryFrom<ConsoleTable> for ConsoleConfig {
+    type Error = String;
+
+    fn try_from(t: ConsoleTable) -> Result<Self, String> {
+        let given = [
+            ("device", t.device.is_some()),
+            ("baud", t.baud.is_some()),
+            ("address", t.address.is_some()),
+            ("argv", t.argv.is_some()),
+        ];
+        Ok(match t.kind {
+            ConsoleKind::Qemu => {
+                only("kind = \"qemu\"", &given, &[])?;
+                ConsoleConfig::Qemu {}
+            }
+            ConsoleKind::Serial => {
+                let what = "kind = \"serial\"";
+                only(what, &given, &["device", "baud"])?;
+                ConsoleConfig::Serial {
+                    device: need(t.device, what, "device")?,
+                    baud: t.baud.unwrap_or(115_200),
+                }
+            }
+            ConsoleKind::Tcp => {
+                let what = "kind = \"tcp\"";
+                only(what, &given, &["address"])?;
+                ConsoleConfig::Tcp {
+                    address: need(t.address, what, "address")?,
+                }
+            }
+            ConsoleKind::Command => {
+                let what = "kind = \"command\"";
+                only(what, &given, &["argv"])?;
+                ConsoleConfig::Command {
+                    argv: need(t.argv, what, "argv")?,
+                }
+            }
+        })
+    }
+}
+
+impl TryFrom<PowerTable> for PowerConfig {
+    type Error = String;
+
+    fn try_from(t: PowerTable) -> Result<Self, String> {
+        let given = [
+            ("on", t.on.is_some()),
+            ("off", t.off.is_some()),
+            ("cycle", t.cycle.is_some()),
+            ("settle_s", t.settle_s.is_some()),
+            ("timeout_s", t.timeout_s.is_some()),
+            ("place", t.place.is_some()),
+        ];
+        Ok(match t.driver {
+            PowerKind::Qemu => {
+                only("driver = \"qemu\"", &given, &["settle_s"])?;
+                PowerConfig::Qemu {
+                    settle_s: t.settle_s.unwrap_or(0.0),
+                }
+            }
+            PowerKind::Command => {
+                only(
+                    "driver = \"command\"",
+                    &given,
+                    &["on", "off", "cycle", "settle_s", "timeout_s"],
+                )?;
+                PowerConfig::Command {
+                    on: t.on.unwrap_or_default(),
+                    off: t.off.unwrap_or_default(),
+                    cycle: t.cycle.unwrap_or_default(),
+                    settle_s: t.settle_s.unwrap_or(1.0),
+                    timeout_s: t.timeout_s.unwrap_or(30.0),
+                }
+            }
+            PowerKind::Labgrid => {
+                let what = "driver = \"labgrid\"";
+                only(what, &given, &["place", "settle_s"])?;
+                PowerConfig::Labgrid {
+                    place: need(t.place, what, "place")?,
+                    settle_s: t.settle_s.unwrap_or(1.0),
+                }
+            }
+        })
+    }
 }
 
 /// A profile's seconds (`settle_s`, `timeout_s`) as a duration; negative or not finite is
@@ -450,6 +573,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("settle"), "{e}");
+        let e = board("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyS0\"\nbaud = \"fast\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 6") && e.contains("baud = \"fast\""), "{e}");
+        let e = board("[console]\nkind = \"tcp\"\ndevice = \"/dev/ttyS0\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("kind = \"tcp\" takes no `device`"), "{e}");
+        let e = board("[power]\ndriver = \"labgrid\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs `place`"), "{e}");
     }
 
     #[test]
