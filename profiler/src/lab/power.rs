@@ -1,7 +1,7 @@
 //! Power drivers: switching a board off and on.
 //!
 //! From the board profile's `[power]` table ([`crate::profile::PowerConfig`]):
-//! - `driver = "qemu"`: a power-on is a fresh QEMU process ([`super::qemu`]);
+//! - `driver = "qemu"`: a power-on is a fresh QEMU process (`qemu.rs`);
 //! - `driver = "command"`: argv lists `on`, `off` and/or `cycle` (no shell unless the argv says
 //!   `sh -c`), `settle_s` (the time the board stays off, default 1 s) and `timeout_s` (per
 //!   command, default 30 s). With only `cycle`, a power-off does nothing and a power-on runs
