@@ -8,7 +8,7 @@
 //!
 //! Kinds, from the board profile's `[console]` table ([`crate::profile::ConsoleConfig`]):
 //! - `kind = "qemu"`: QEMU's serial on the child's stdout (`-serial stdio`), fed by the `qemu`
-//!   power driver (`qemu.rs`) (a power cycle is a new process, the console channel stays);
+//!   power driver of `qemu.rs` (a power cycle is a new process, the console channel stays);
 //! - `kind = "serial"`, `device`, `baud` (default 115200): a serial device, 8N1, no flow control;
 //! - `kind = "tcp"`, `address = "host:port"`: a raw TCP console such as ser2net;
 //! - `kind = "command"`, `argv = [...]`: a program whose stdout is the console (no shell unless
