@@ -3,7 +3,6 @@
 //! banner seen more often means the board reset). [`match_text`] gives the text these
 //! patterns are matched against: a console line cleaned as the parser cleans it.
 
-use crate::board::BoardProfile;
 use crate::model::StageId;
 use std::borrow::Cow;
 
@@ -35,32 +34,35 @@ pub struct Banner {
     pub allowed: usize,
 }
 
-/// The ready pattern of a profile: its `ready`, or [`DEFAULT_READY`].
-pub fn ready_pattern(profile: &BoardProfile) -> &str {
-    profile.ready.as_deref().unwrap_or(DEFAULT_READY)
+/// The ready pattern of a profile whose `ready` is `ready`: it, or [`DEFAULT_READY`].
+pub fn ready_pattern(ready: Option<&str>) -> &str {
+    ready.unwrap_or(DEFAULT_READY)
 }
 
-/// The banners of a board: the [`BANNERS`] of the stages it has (allowed once per such
-/// stage), then the profile's markers of its first stage after power (allowed once).
-pub fn banners(profile: &BoardProfile) -> Vec<Banner> {
+/// The banners of a board with `stages` (in boot order) and `markers` (`(stage, pattern)`,
+/// a profile's own stage openers): the [`BANNERS`] of the stages it has (allowed once per
+/// such stage), then the markers of its first stage after power (allowed once).
+pub fn banners<'a>(
+    stages: &[StageId],
+    markers: impl IntoIterator<Item = (StageId, &'a str)>,
+) -> Vec<Banner> {
     let mut out: Vec<Banner> = BANNERS
         .iter()
-        .filter_map(|(pattern, stages)| {
-            let allowed = stages.iter().filter(|s| profile.has_stage(**s)).count();
+        .filter_map(|(pattern, opened)| {
+            let allowed = opened.iter().filter(|s| stages.contains(s)).count();
             (allowed > 0).then(|| Banner {
                 pattern: pattern.to_string(),
                 allowed,
             })
         })
         .collect();
-    if let Some(first) = profile.stages.iter().find(|s| **s != StageId::Power) {
+    if let Some(first) = stages.iter().find(|s| **s != StageId::Power) {
         out.extend(
-            profile
-                .markers
-                .iter()
-                .filter(|m| m.stage == *first)
-                .map(|m| Banner {
-                    pattern: m.pattern.clone(),
+            markers
+                .into_iter()
+                .filter(|(stage, _)| stage == first)
+                .map(|(_, pattern)| Banner {
+                    pattern: pattern.to_string(),
                     allowed: 1,
                 }),
         );
@@ -107,26 +109,26 @@ mod tests {
     }
 
     #[test]
-    fn banners_follow_the_profile() {
-        let allowed = |board: &str, line: &str| {
-            let p = BoardProfile::builtin(board).unwrap();
-            banners(&p)
+    fn banners_follow_the_stages() {
+        use StageId::*;
+        let allowed = |stages: &[StageId], line: &str| {
+            banners(stages, [(Rom, "^BL1 v")])
                 .into_iter()
                 .find(|b| regex::Regex::new(&b.pattern).unwrap().is_match(line))
                 .map(|b| b.allowed)
         };
+        let qemu = [Rom, Uboot, Kernel, Userspace];
         assert_eq!(
-            allowed("qemu-arm64", "U-Boot 2024.01+dfsg-1 (Jan 1 2024)"),
+            allowed(&qemu, "U-Boot 2024.01+dfsg-1 (Jan 1 2024)"),
             Some(1)
         );
-        assert_eq!(allowed("qemu-arm64", "U-Boot SPL 2024.01"), None);
-        assert_eq!(
-            allowed("j721e-evm", "U-Boot SPL 2023.04-g1 (Jan 1)"),
-            Some(2)
-        );
-        let p = BoardProfile::builtin("j721e-evm").unwrap();
-        assert!(regex::Regex::new(ready_pattern(&p))
+        assert_eq!(allowed(&qemu, "U-Boot SPL 2024.01"), None);
+        assert_eq!(allowed(&qemu, "BL1 v1.2"), Some(1));
+        let k3 = [Power, Rom, R5Spl, Tfa, ASpl, Uboot, Kernel];
+        assert_eq!(allowed(&k3, "U-Boot SPL 2023.04-g1 (Jan 1)"), Some(2));
+        assert!(regex::Regex::new(ready_pattern(None))
             .unwrap()
             .is_match("j721e-evm login: "));
+        assert_eq!(ready_pattern(Some("# $")), "# $");
     }
 }

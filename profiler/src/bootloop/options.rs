@@ -36,8 +36,12 @@ impl LoopOptions {
                 source,
             })
         };
-        let ready = re(console::ready_pattern(profile))?;
-        let banners = console::banners(profile)
+        let ready = re(console::ready_pattern(profile.ready.as_deref()))?;
+        let markers = profile
+            .markers
+            .iter()
+            .map(|m| (m.stage, m.pattern.as_str()));
+        let banners = console::banners(&profile.stages, markers)
             .into_iter()
             .map(|b| Ok((re(&b.pattern)?, b.allowed)))
             .collect::<Result<_, BootLoopError>>()?;
