@@ -18,6 +18,8 @@
 
 mod ascii;
 pub mod board;
+pub mod capture;
+pub mod console;
 pub mod gate;
 pub mod hoststamp;
 pub mod json;

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The ready pattern used when a profile gives none: a login prompt.
-pub const DEFAULT_READY: &str = r"(?i)\blogin:\s*$";
+pub use crate::console::DEFAULT_READY;
 
 /// A streaming boot-log parser: feed bytes, take completed boots; memory stays bounded by one
 /// boot's facts whatever the input size.

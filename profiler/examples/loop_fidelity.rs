@@ -16,8 +16,8 @@
 //!    to ready) of the first, i.e. power-off, settle, parsing and record writing (from the
 //!    wall-clock `power_on_at` stamps), and `host.overhead_s` as recorded per cycle.
 
-use perfguide::capture::{parse_line, unescape};
-use perfguide::run::{load_records, CycleRecord};
+use bootlog_parser::capture::{parse_line, unescape};
+use perfguide::bootloop::run::{load_records, CycleRecord};
 use std::path::Path;
 use std::process::ExitCode;
 

@@ -1,8 +1,8 @@
 //! A regular file read through a read-only memory map, window by window.
 //!
 //! `perfguide parse` reads a log once, front to back. Reading it with read(2) copies every byte
-//! from the page cache into a buffer first: on a 100 MB log that copy was a sixth of the parse
-//! time (`scripts/bench-parse.sh`). A map lets the parser read the page cache directly. Each
+//! from the page cache into a buffer first, a sixth of the parse time on the 100 MB bench log
+//! (`scripts/bench-parse.sh`). A map lets the parser read the page cache directly. Each
 //! window's pages are dropped from the mapping once parsed (`MADV_DONTNEED`), so the resident
 //! set stays a window's size whatever the file's.
 //!

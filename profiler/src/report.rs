@@ -3,8 +3,9 @@
 //! (U-Boot bootstage, SBL profile, kernel initcalls), the components that booted and the
 //! failed cycles. Markdown here; other formats build on [`Guide`].
 
-use crate::run::{load_records, CycleRecord, CycleStatus, RunError, RunManifest};
-use bootlog_parser::stats::{BootStats, Collector, Summary};
+use crate::bootloop::run::{load_records, CycleRecord, CycleStatus, RunError, RunManifest};
+use crate::table::{markdown_row, md, StageTable};
+use bootlog_parser::stats::{BootStats, Collector};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -122,12 +123,9 @@ impl Guide {
             s,
             "| Stage | Time (s) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|"
         );
-        for (id, v) in &self.stats.stages {
-            row(&mut s, id.as_str(), v, 3, 1.0);
-        }
-        if let Some(t) = &self.stats.total_s {
-            row(&mut s, "Total (to the ready prompt)", t, 3, 1.0);
-        }
+        StageTable::of(&self.stats)
+            .with_total("Total (to the ready prompt)", self.stats.total_s.as_ref())
+            .write_markdown(&mut s);
         if !self.stats.console_bytes.is_empty() {
             let _ = writeln!(
                 s,
@@ -152,7 +150,7 @@ impl Guide {
             let mut v: Vec<_> = self.stats.bootstage_mark_us.iter().collect();
             v.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean));
             for (k, sm) in v {
-                row(&mut s, k, sm, 3, 1e-3);
+                markdown_row(&mut s, k, sm, 3, 1e-3);
             }
         }
         if !self.stats.sbl_us.is_empty() {
@@ -165,7 +163,7 @@ impl Guide {
                 "| Step | Time (µs) | Median | p95 | Std dev | n |\n|---|---|---|---|---|---|"
             );
             for (k, sm) in &self.stats.sbl_us {
-                row(&mut s, k, sm, 0, 1.0);
+                markdown_row(&mut s, k, sm, 0, 1.0);
             }
         }
         if !self.stats.initcall_us.is_empty() {
@@ -173,7 +171,7 @@ impl Guide {
             let mut v: Vec<_> = self.stats.initcall_us.iter().collect();
             v.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
             for (k, sm) in v.into_iter().take(15) {
-                row(&mut s, k, sm, 0, 1.0);
+                markdown_row(&mut s, k, sm, 0, 1.0);
             }
         }
         if !self.components.is_empty() {
@@ -205,57 +203,5 @@ impl Guide {
             }
         }
         s
-    }
-}
-
-fn row(s: &mut String, name: &str, v: &Summary, decimals: usize, scale: f64) {
-    let sc = |x: f64| x * scale;
-    let scaled = Summary {
-        mean: sc(v.mean),
-        min: sc(v.min),
-        max: sc(v.max),
-        median: sc(v.median),
-        p95: sc(v.p95),
-        stddev: sc(v.stddev),
-        n: v.n,
-    };
-    let _ = writeln!(
-        s,
-        "| {} | {} | {:.d$} | {:.d$} | {:.d$} | {} |",
-        md(name),
-        scaled.ti(decimals),
-        scaled.median,
-        scaled.p95,
-        scaled.stddev,
-        v.n,
-        d = decimals
-    );
-}
-
-/// Escapes text from a log or a manifest for a Markdown table cell.
-pub fn md(t: &str) -> String {
-    let mut o = String::with_capacity(t.len());
-    for c in t.chars() {
-        match c {
-            '|' | '\\' | '`' | '*' | '<' | '>' | '[' | ']' => {
-                o.push('\\');
-                o.push(c);
-            }
-            '\n' | '\r' => o.push(' '),
-            c => o.push(c),
-        }
-    }
-    o
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markdown_cells_are_escaped() {
-        assert_eq!(md("a|b<script>"), "a\\|b\\<script\\>");
-        assert_eq!(md("x\ny"), "x y");
-        assert_eq!(md("board_init_f"), "board_init_f");
     }
 }

@@ -119,25 +119,16 @@ fn builds_boots_and_hits_the_cache() {
 
 /// Boots the image with the profile's QEMU arguments and waits for the login prompt.
 fn boot_to_login(a: &image::ImageArtifacts) {
-    let profile = bootlog_parser::board::BoardProfile::builtin(BOARD).unwrap();
-    let q = profile.qemu.expect("[qemu] section");
-    let binary = q
-        .get("binary")
-        .and_then(|v| v.as_str())
-        .unwrap()
-        .to_string();
-    let args: Vec<String> = q
-        .get("args")
-        .and_then(|v| v.as_array())
-        .unwrap()
-        .iter()
-        .map(|v| {
-            v.as_str()
-                .unwrap()
-                .replace("{u_boot}", &a.u_boot.to_string_lossy())
-                .replace("{disk}", &a.disk.to_string_lossy())
-        })
-        .collect();
+    let board = perfguide::profile::Board::builtin(BOARD).unwrap();
+    let files = [
+        ("u_boot".to_string(), a.u_boot.clone()),
+        ("disk".to_string(), a.disk.clone()),
+    ]
+    .into_iter()
+    .collect();
+    let mut argv = board.qemu_argv(&files).unwrap().into_iter();
+    let binary = argv.next().unwrap();
+    let args: Vec<String> = argv.collect();
     let t0 = Instant::now();
     let reader = duct::cmd(&binary, &args)
         .stdin_null()

@@ -1,6 +1,6 @@
 //! `perfguide boards`: the built-in board profiles.
 
-use super::parse::is_broken_pipe;
+use super::is_broken_pipe;
 use bootlog_parser::board::{BoardProfile, BUILTIN};
 use std::io::Write;
 use std::process::ExitCode;

@@ -1,12 +1,15 @@
 //! `perfguide boot-loop`: power-cycle a board N times with host-timestamped console capture.
 
-use crate::bootloop::{format_stage_table, run_loop, LoopEnd, LoopOptions, Target};
-use crate::run::{
-    sha256_file, CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo,
-    RUN_SCHEMA,
+use crate::bootloop::run::{
+    CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
 };
+use crate::bootloop::{run_loop, LoopEnd, LoopOptions};
+use crate::digest::sha256_file;
+use crate::lab::process::quote_argv;
+use crate::lab::Target;
+use crate::profile::Board;
+use crate::table::write_loop_summary;
 use anyhow::{bail, Context};
-use bootlog_parser::BoardProfile;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -145,7 +148,8 @@ fn hash_images(files: &BTreeMap<String, PathBuf>) -> anyhow::Result<Vec<ImageFil
     files
         .iter()
         .map(|(role, path)| {
-            let (sha256, bytes) = sha256_file(path)?;
+            let (sha256, bytes) =
+                sha256_file(path).with_context(|| format!("cannot read {}", path.display()))?;
             Ok(ImageFile {
                 role: role.clone(),
                 path: std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()),
@@ -156,21 +160,19 @@ fn hash_images(files: &BTreeMap<String, PathBuf>) -> anyhow::Result<Vec<ImageFil
         .collect()
 }
 
-fn load_profile(
-    a: &BootLoopArgs,
-    run_manifest: Option<&RunManifest>,
-) -> anyhow::Result<(BoardProfile, String, String)> {
+/// The board: `--board-file`, else the run's own profile on `--resume` (unless `--board`
+/// names another board), else the built-in `--board` (default `qemu-arm64`).
+fn load_board(a: &BootLoopArgs, run_manifest: Option<&RunManifest>) -> anyhow::Result<Board> {
     if let Some(p) = &a.board_file {
         let text = std::fs::read_to_string(p)
             .with_context(|| format!("cannot read board file {}", p.display()))?;
-        let prof = BoardProfile::from_toml_str(&p.display().to_string(), &text)?;
-        return Ok((prof, p.display().to_string(), text));
+        return Ok(Board::from_toml_str(&p.display().to_string(), &text)?);
     }
     if let Some(m) = run_manifest {
         if a.board.as_deref().map_or(true, |b| b == m.board) && !m.board_profile.is_empty() {
-            let prof =
-                BoardProfile::from_toml_str(&format!("{} (run.json)", m.board), &m.board_profile)?;
-            return Ok((prof, m.board_source.clone(), m.board_profile.clone()));
+            let mut b = Board::from_toml_str(&format!("{} (run.json)", m.board), &m.board_profile)?;
+            b.source = m.board_source.clone();
+            return Ok(b);
         }
     }
     let name = a
@@ -178,12 +180,7 @@ fn load_profile(
         .clone()
         .or_else(|| run_manifest.map(|m| m.board.clone()))
         .unwrap_or_else(|| "qemu-arm64".to_string());
-    let text = bootlog_parser::board::BUILTIN
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| t.to_string());
-    let prof = BoardProfile::builtin(&name)?;
-    Ok((prof, "builtin".into(), text.unwrap_or_default()))
+    Ok(Board::builtin(&name)?)
 }
 
 fn now_rfc3339() -> String {
@@ -220,16 +217,9 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let (profile, board_source, profile_text) = load_profile(&a, existing.as_ref())?;
-    let power_is_qemu = matches!(
-        profile
-            .power
-            .as_ref()
-            .and_then(|p| p.get("driver"))
-            .and_then(|d| d.as_str()),
-        Some("qemu")
-    );
-    let files = image_files(&profile.name, &a, power_is_qemu)?;
+    let board = load_board(&a, existing.as_ref())?;
+    let profile = &board.profile;
+    let files = image_files(&profile.name, &a, board.is_qemu())?;
     let cycles = a
         .cycles
         .or(existing.as_ref().map(|m| m.cycles))
@@ -238,10 +228,10 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         .timeout
         .or(existing.as_ref().map(|m| m.timeout_s))
         .unwrap_or(DEFAULT_TIMEOUT_S);
-    let mut opts = LoopOptions::for_profile(&profile, Duration::from_secs_f64(timeout_s))?;
+    let mut opts = LoopOptions::for_profile(profile, Duration::from_secs_f64(timeout_s))?;
     opts.echo = a.show_console;
 
-    let mut target = Target::from_profile(&profile, &files)?;
+    let mut target = Target::from_profile(&board, &files)?;
     let images = hash_images(&files)?;
 
     let mut run = if a.resume {
@@ -287,8 +277,8 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
             RunManifest {
                 schema: RUN_SCHEMA.into(),
                 board: profile.name.clone(),
-                board_source,
-                board_profile: profile_text,
+                board_source: board.source.clone(),
+                board_profile: board.text.clone(),
                 images,
                 host: HostInfo::current(),
                 tool: ToolInfo::default(),
@@ -400,7 +390,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     let end = run_loop(
         &mut target,
         &mut run,
-        &profile,
+        profile,
         cycles,
         &opts,
         stop.clone(),
@@ -409,7 +399,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     pb.finish_and_clear();
     let end = end?;
 
-    print!("{}", format_stage_table(run.records()));
+    write_loop_summary(&mut std::io::stdout().lock(), run.records())?;
     println!("run: {}", run.path().display());
     drop(target);
     match end {
@@ -426,5 +416,5 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn shell_path(p: &Path) -> String {
-    crate::console::quote_argv(&[p.display().to_string()])
+    quote_argv(&[p.display().to_string()])
 }

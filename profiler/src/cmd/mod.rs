@@ -1,7 +1,16 @@
-//! One module per subcommand: its clap arguments and its `run`.
+//! One module per subcommand: its clap arguments and its `run`, which turns them into calls
+//! of the library.
 
 pub mod boards;
 pub mod bootloop;
 pub mod image;
 pub mod parse;
 pub mod report;
+
+/// Whether an error is a closed stdout (`perfguide parse x | head`), which is not a failure.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The cache directory: `$PERFGUIDE_CACHE`, else `$XDG_CACHE_HOME/perfguide`, else
@@ -53,24 +52,13 @@ impl KeyBuilder {
     }
 }
 
-/// Lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::digest::hex;
 
 /// SHA-256 of a file, hex.
 pub fn sha256_file(path: &Path) -> anyhow::Result<String> {
-    let mut f = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok(hex(&h.finalize()))
+    let (sha256, _) = crate::digest::sha256_file(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(sha256)
 }
 
 /// One file of the built image.

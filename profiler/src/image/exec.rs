@@ -173,11 +173,9 @@ impl Runner {
     }
 }
 
+/// The last `n` non-empty lines of a file (the build log).
 fn tail_lines(path: &Path, n: usize) -> String {
-    let text = std::fs::read(path).unwrap_or_default();
-    let text = String::from_utf8_lossy(&text);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
+    crate::lab::process::tail_lines(&std::fs::read(path).unwrap_or_default(), n)
 }
 
 /// A command line: a program, its arguments, optional directory, environment and stdin.

@@ -1,10 +1,9 @@
 //! Reference images built from distribution packages (`perfguide image build`).
 //!
-//! For `qemu-arm64` (DESIGN.md, "The QEMU reference board"): U-Boot from the distribution's
-//! u-boot source built for the profile's defconfig plus its bootstage fragment, the
-//! distribution's arm64 cloud kernel, an initramfs with static busybox, the benchmark programs
-//! the distribution ships for arm64 and `images/target/*`, on a partitioned raw disk with
-//! `extlinux/extlinux.conf`. Target packages are downloaded and unpacked into the cache, never
+//! For `qemu-arm64`: U-Boot from the distribution's u-boot source built for the profile's
+//! defconfig plus its bootstage fragment, the distribution's arm64 cloud kernel, an initramfs
+//! with static busybox, the benchmark programs the distribution ships for arm64 and
+//! `images/target/*`, on a partitioned raw disk with `extlinux/extlinux.conf`. Target packages are downloaded and unpacked into the cache, never
 //! installed on the host.
 //!
 //! Layout of the cache directory ([`cache_dir`]):
@@ -26,13 +25,13 @@ pub mod kernel;
 pub mod rootfs;
 pub mod uboot;
 
+pub use crate::profile::ImageSection;
 pub use cache::{cache_dir, Manifest};
 
+use crate::profile::Board;
 use anyhow::{bail, Context};
-use bootlog_parser::board::BoardProfile;
 use cache::{sha256_file, FileEntry, KeyBuilder, Lock};
 use exec::Runner;
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -94,74 +93,6 @@ pub fn built_image(board: &str, cache: &Path) -> anyhow::Result<ImageArtifacts> 
 
 fn lock_path(cache: &Path, board: &str) -> PathBuf {
     cache.join("locks").join(format!("image-{board}.lock"))
-}
-
-/// The profile's `[image]` section.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ImageSection {
-    /// Kernel command line (`printk.time=1` is added when missing).
-    pub kernel_cmdline: String,
-    /// U-Boot defconfig.
-    pub uboot_defconfig: String,
-    /// Kconfig lines applied on top of the defconfig.
-    #[serde(default)]
-    pub uboot_fragment: Vec<String>,
-    /// Binary package whose source package is built (the distribution's U-Boot for QEMU).
-    #[serde(default = "d_uboot_package")]
-    pub uboot_package: String,
-    /// Kernel package (a metapackage is followed to the versioned image package).
-    #[serde(default = "d_kernel_package")]
-    pub kernel_package: String,
-    /// Static busybox package.
-    #[serde(default = "d_busybox_package")]
-    pub busybox_package: String,
-    /// arm64 packages with benchmark programs; ones missing from the apt index are skipped.
-    #[serde(default)]
-    pub bench_packages: Vec<String>,
-    /// Kernel modules put into the initramfs (with their dependencies and a `modules.dep`),
-    /// for `modprobe` on the target; none is loaded at boot.
-    #[serde(default)]
-    pub modules: Vec<String>,
-    /// Target hostname (the login prompt reads `<hostname> login:`).
-    #[serde(default = "d_hostname")]
-    pub hostname: String,
-}
-
-fn d_uboot_package() -> String {
-    "u-boot-qemu".into()
-}
-fn d_kernel_package() -> String {
-    "linux-image-cloud-arm64".into()
-}
-fn d_busybox_package() -> String {
-    "busybox-static".into()
-}
-fn d_hostname() -> String {
-    "perfguide-qemu".into()
-}
-
-impl ImageSection {
-    /// The `[image]` section of a board profile.
-    pub fn of(profile: &BoardProfile) -> anyhow::Result<Self> {
-        let v = profile.image.clone().with_context(|| {
-            format!(
-                "board {} has no [image] section: perfguide builds images only for boards that have one",
-                profile.name
-            )
-        })?;
-        v.try_into()
-            .with_context(|| format!("invalid [image] section in board {}", profile.name))
-    }
-
-    /// The command line written to extlinux.conf.
-    pub fn cmdline(&self) -> String {
-        let mut c = self.kernel_cmdline.trim().to_string();
-        if !c.split_whitespace().any(|w| w.starts_with("printk.time=")) {
-            c.push_str(" printk.time=1");
-        }
-        c
-    }
 }
 
 /// What `build` is asked to do.
@@ -378,8 +309,7 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
 /// Builds (or finds in the cache) the reference image of `opts.board`.
 pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let t0 = Instant::now();
-    let profile = BoardProfile::builtin(&opts.board)?;
-    let section = ImageSection::of(&profile)?;
+    let section = Board::builtin(&opts.board)?.image()?.clone();
     let cache = &opts.cache;
     std::fs::create_dir_all(cache)
         .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;
@@ -681,7 +611,11 @@ mod tests {
     use super::*;
 
     fn section() -> ImageSection {
-        ImageSection::of(&BoardProfile::builtin("qemu-arm64").unwrap()).unwrap()
+        Board::builtin("qemu-arm64")
+            .unwrap()
+            .image()
+            .unwrap()
+            .clone()
     }
 
     #[test]
@@ -690,14 +624,7 @@ mod tests {
         assert_eq!(s.uboot_defconfig, "qemu_arm64_defconfig");
         assert!(s.uboot_fragment.iter().any(|l| l == "CONFIG_BOOTSTAGE=y"));
         assert!(s.cmdline().contains("printk.time=1"));
-        assert!(ImageSection::of(&BoardProfile::generic()).is_err());
-    }
-
-    #[test]
-    fn cmdline_gets_printk_time() {
-        let mut s = section();
-        s.kernel_cmdline = "console=ttyAMA0".into();
-        assert_eq!(s.cmdline(), "console=ttyAMA0 printk.time=1");
+        assert!(Board::builtin("generic").unwrap().image().is_err());
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! ```
 //! Every power command is appended to `D/power.log` (`on` / `off`).
 
+use bootlog_parser::capture::parse_line;
 use serialport::{SerialPort, TTYPort};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -46,21 +47,6 @@ struct Step {
     bytes: Vec<u8>,
 }
 
-fn parse_stamp(s: &str) -> Option<(usize, usize, f64)> {
-    // Finds `[abs delta]` starting at the first `[` of `s`; returns (start, end, delta).
-    let start = s.find('[')?;
-    let close = start + s[start..].find(']')?;
-    let inner = &s[start + 1..close];
-    let mut it = inner.split(' ').filter(|x| !x.is_empty());
-    let abs = it.next()?;
-    let delta = it.next()?;
-    if it.next().is_some() || !abs.contains('.') || !delta.contains('.') {
-        return None;
-    }
-    abs.parse::<f64>().ok()?;
-    Some((start, close + 1, delta.parse().ok()?))
-}
-
 /// The capture as timed writes. Lines without a grabserial stamp (prose around the capture)
 /// are skipped; two records glued on one line are replayed as two writes.
 fn steps(o: &Opts) -> Result<Vec<Step>, String> {
@@ -81,15 +67,13 @@ fn steps(o: &Opts) -> Result<Vec<Step>, String> {
         let n = i + 1;
         let mut rest = line.trim_start();
         let mut recs: Vec<(f64, String)> = Vec::new();
-        while let Some((0, e, delta)) = parse_stamp(rest) {
-            let after = &rest[e..];
-            let after = after.strip_prefix(' ').unwrap_or(after);
+        while let Some((_, delta_us, after)) = parse_line(rest) {
             let next = after
                 .match_indices('[')
                 .map(|(k, _)| k)
-                .find(|&k| matches!(parse_stamp(&after[k..]), Some((0, _, _))));
+                .find(|&k| parse_line(&after[k..]).is_some());
             let take = next.unwrap_or(after.len());
-            recs.push((delta, after[..take].to_string()));
+            recs.push((delta_us as f64 / 1e6, after[..take].to_string()));
             rest = &after[take..];
             if next.is_none() {
                 break;

@@ -1,27 +1,26 @@
-//! Consoles (labgrid "resources + drivers" for the serial side): where a board's console bytes
-//! come from.
+//! Consoles: where a board's console bytes come from.
 //!
 //! A console is opened once, before the first power-on, and stays open across power cycles so
-//! that no byte after power-on is lost (labgrid issues #1380/#1400 are about the bytes lost when
-//! a console is reopened after power-on). Each console runs one reader thread that blocks in
-//! `read` and stamps every chunk with the monotonic clock the moment `read` returns, then hands
-//! it to the boot loop through a channel; the loop decides which cycle a chunk belongs to.
+//! that no byte after power-on is lost (a console reopened after power-on misses the first
+//! bytes). Each console runs one reader thread that blocks in `read` and stamps every chunk
+//! with the monotonic clock the moment `read` returns, then hands it to the boot loop through
+//! a channel; the loop decides which cycle a chunk belongs to.
 //!
-//! Kinds, from the board profile's `[console]` table:
+//! Kinds, from the board profile's `[console]` table ([`crate::profile::ConsoleConfig`]):
 //! - `kind = "qemu"`: QEMU's serial on the child's stdout (`-serial stdio`), fed by the `qemu`
-//!   power driver (a power cycle is a new process, the console channel stays);
+//!   power driver of `qemu.rs` (a power cycle is a new process, the console channel stays);
 //! - `kind = "serial"`, `device`, `baud` (default 115200): a serial device, 8N1, no flow control;
 //! - `kind = "tcp"`, `address = "host:port"`: a raw TCP console such as ser2net;
 //! - `kind = "command"`, `argv = [...]`: a program whose stdout is the console (no shell unless
 //!   the argv says `sh -c`), e.g. `["picocom", "-q", "/dev/ttyUSB0"]` or
 //!   `["ssh", "lab", "cat /dev/ttyUSB0"]`.
 
-use serde::Deserialize;
+use super::process::{exit_status, own_process_group, quote_argv, ChildStdout};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -56,14 +55,6 @@ impl ConsoleEvent {
 /// Errors of a console.
 #[derive(Debug, thiserror::Error)]
 pub enum ConsoleError {
-    /// The `[console]` table is missing or malformed.
-    #[error("board {board}: [console]: {message}")]
-    Config {
-        /// Board name.
-        board: String,
-        /// What is wrong.
-        message: String,
-    },
     /// A serial device could not be opened.
     #[error("serial console {device} at {baud} baud: {source}")]
     Serial {
@@ -103,62 +94,6 @@ pub enum ConsoleError {
     Closed(String),
 }
 
-/// The `[console]` table of a board profile.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum ConsoleConfig {
-    /// QEMU's serial on stdio (fed by the `qemu` power driver).
-    Qemu {},
-    /// A serial device, 8N1.
-    Serial {
-        /// Device path, e.g. `/dev/ttyUSB0`.
-        device: String,
-        /// Baud rate.
-        #[serde(default = "default_baud")]
-        baud: u32,
-    },
-    /// A raw TCP console (ser2net).
-    Tcp {
-        /// `host:port`.
-        address: String,
-    },
-    /// A command whose stdout is the console.
-    Command {
-        /// argv; no shell is involved.
-        argv: Vec<String>,
-    },
-}
-
-fn default_baud() -> u32 {
-    115_200
-}
-
-impl ConsoleConfig {
-    /// Reads the `[console]` table of a profile (`None` = the table is absent).
-    pub fn from_profile(board: &str, v: Option<&toml::Value>) -> Result<Self, ConsoleError> {
-        let v = v.ok_or_else(|| ConsoleError::Config {
-            board: board.to_string(),
-            message: "missing; give `kind = \"serial\"|\"tcp\"|\"command\"|\"qemu\"`".into(),
-        })?;
-        let c: ConsoleConfig =
-            v.clone()
-                .try_into()
-                .map_err(|e: toml::de::Error| ConsoleError::Config {
-                    board: board.to_string(),
-                    message: e.message().to_string(),
-                })?;
-        if let ConsoleConfig::Command { argv } = &c {
-            if argv.is_empty() {
-                return Err(ConsoleError::Config {
-                    board: board.to_string(),
-                    message: "kind = \"command\" needs a non-empty `argv`".into(),
-                });
-            }
-        }
-        Ok(c)
-    }
-}
-
 /// A board console: bytes as they arrive, and a way to type.
 pub trait Console: Send {
     /// One line for people (`serial /dev/ttyUSB0 115200 8N1`).
@@ -170,23 +105,6 @@ pub trait Console: Send {
     /// Reconnects a console whose source ended (a ser2net drop, a console command that
     /// exited). A console that is open does nothing.
     fn ensure_open(&mut self) -> Result<(), ConsoleError>;
-}
-
-/// Quotes an argv for messages, the way a shell user would type it.
-pub fn quote_argv(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| {
-            if !a.is_empty()
-                && a.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&c))
-            {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Runs a reader thread: reads `r` until EOF or `stop`, sends stamped chunks to `tx`.
@@ -249,7 +167,7 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
 }
 
 /// The consumer side shared by every console kind.
-fn recv_from(
+pub(crate) fn recv_from(
     rx: &Receiver<ConsoleEvent>,
     timeout: Duration,
     name: &str,
@@ -258,37 +176,6 @@ fn recv_from(
         Ok(ev) => Ok(Some(ev)),
         Err(RecvTimeoutError::Timeout) => Ok(None),
         Err(RecvTimeoutError::Disconnected) => Err(ConsoleError::Closed(name.to_string())),
-    }
-}
-
-/// QEMU's serial console: a channel that every QEMU process of the run feeds in turn.
-pub struct QemuConsole {
-    pub(crate) rx: Receiver<ConsoleEvent>,
-    pub(crate) stdin: Arc<Mutex<Option<os_pipe::PipeWriter>>>,
-}
-
-impl Console for QemuConsole {
-    fn describe(&self) -> String {
-        "qemu serial (stdio)".into()
-    }
-    fn recv(&mut self, timeout: Duration) -> Result<Option<ConsoleEvent>, ConsoleError> {
-        recv_from(&self.rx, timeout, "qemu")
-    }
-    fn send(&mut self, bytes: &[u8]) -> Result<(), ConsoleError> {
-        let mut g = self.stdin.lock().unwrap_or_else(|p| p.into_inner());
-        match g.as_mut() {
-            Some(w) => w
-                .write_all(bytes)
-                .and_then(|_| w.flush())
-                .map_err(|source| ConsoleError::Write {
-                    console: "qemu".into(),
-                    source,
-                }),
-            None => Err(ConsoleError::Closed("qemu (powered off)".into())),
-        }
-    }
-    fn ensure_open(&mut self) -> Result<(), ConsoleError> {
-        Ok(())
     }
 }
 
@@ -430,19 +317,13 @@ impl StreamConsole {
                 let cmdline = quote_argv(argv);
                 let h2 = h.clone();
                 spawn_reader(
-                    ArcReader(h),
+                    ChildStdout(h),
                     tx,
                     stop,
                     open,
                     name,
                     Box::new(move || {
-                        let status = h2
-                            .try_wait()
-                            .ok()
-                            .flatten()
-                            .map(|o| o.status.to_string())
-                            .unwrap_or_else(|| "closed its stdout".into());
-                        format!("console command `{cmdline}` ended: {status}")
+                        format!("console command `{cmdline}` ended: {}", exit_status(&h2))
                     }),
                 )
             }
@@ -464,36 +345,6 @@ impl StreamConsole {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
-    }
-}
-
-/// Puts a child in its own process group, so that a Ctrl-C on the terminal reaches perfguide
-/// only and perfguide shuts the child down in order; and asks the kernel to kill the child if
-/// perfguide dies without cleaning up (SIGKILL, crash), so no QEMU or console process is left
-/// behind. Children are spawned from the main thread, whose exit is what the kernel watches.
-pub(crate) fn own_process_group(c: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    c.process_group(0);
-    // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe and touches no memory of the parent.
-    unsafe {
-        c.pre_exec(|| {
-            libc::prctl(
-                libc::PR_SET_PDEATHSIG,
-                libc::SIGKILL as libc::c_ulong,
-                0,
-                0,
-                0,
-            );
-            Ok(())
-        });
-    }
-}
-
-struct ArcReader(Arc<duct::ReaderHandle>);
-
-impl Read for ArcReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        (&*self.0).read(buf)
     }
 }
 
@@ -536,31 +387,6 @@ impl Drop for StreamConsole {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cfg(s: &str) -> Result<ConsoleConfig, ConsoleError> {
-        let v: toml::Value = toml::from_str(s).unwrap();
-        ConsoleConfig::from_profile("b", v.get("console"))
-    }
-
-    #[test]
-    fn config_kinds() {
-        assert_eq!(
-            cfg("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyUSB0\"\n").unwrap(),
-            ConsoleConfig::Serial {
-                device: "/dev/ttyUSB0".into(),
-                baud: 115200
-            }
-        );
-        assert_eq!(
-            cfg("[console]\nkind = \"qemu\"\n").unwrap(),
-            ConsoleConfig::Qemu {}
-        );
-        let e = cfg("[console]\nkind = \"command\"\nargv = []\n").unwrap_err();
-        assert!(e.to_string().contains("argv"), "{e}");
-        let e = cfg("[console]\nkind = \"telepathy\"\n").unwrap_err();
-        assert!(e.to_string().contains("telepathy"), "{e}");
-        assert!(cfg("x = 1").is_err());
-    }
 
     #[test]
     fn command_console_delivers_bytes_and_end() {
@@ -631,13 +457,5 @@ mod tests {
     fn empty_command_is_an_error() {
         let e = StreamConsole::command(&[]).err().expect("error");
         assert!(e.to_string().contains("empty argv"), "{e}");
-    }
-
-    #[test]
-    fn quoting() {
-        assert_eq!(
-            quote_argv(&["sh".into(), "-c".into(), "echo 'x'".into()]),
-            "sh -c 'echo '\\''x'\\'''"
-        );
     }
 }

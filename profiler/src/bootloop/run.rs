@@ -13,9 +13,8 @@
 
 use bootlog_parser::model::{Boot, BOOT_SCHEMA};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// Schema id of `run.json`.
@@ -321,24 +320,6 @@ impl CycleRecord {
 /// `cycle-NNNN.log`.
 pub fn cycle_log_name(cycle: u32) -> String {
     format!("cycle-{cycle:04}.log")
-}
-
-/// Hex SHA-256 and size of a file.
-pub fn sha256_file(path: &Path) -> Result<(String, u64), RunError> {
-    let mut f = File::open(path).map_err(io_err(path))?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut n_total = 0u64;
-    loop {
-        let n = f.read(&mut buf).map_err(io_err(path))?;
-        if n == 0 {
-            break;
-        }
-        n_total += n as u64;
-        h.update(&buf[..n]);
-    }
-    let digest = h.finalize();
-    Ok((digest.iter().map(|b| format!("{b:02x}")).collect(), n_total))
 }
 
 /// An open run directory (holds its lock).

@@ -1,0 +1,230 @@
+//! One cycle: power off, settle, open the capture, power on (t = 0), watch the console until
+//! the ready pattern, a failure or the timeout, then parse the capture and record the cycle.
+
+use super::capture::{CaptureError, CaptureWriter};
+use super::error::BootLoopError;
+use super::options::LoopOptions;
+use super::run::{CycleRecord, Failure, FailureReason, HostTiming, RunDir};
+use super::watch::Watch;
+use crate::lab::{ConsoleEvent, Target};
+use bootlog_parser::model::Boot;
+use bootlog_parser::BoardProfile;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How one cycle ended.
+#[derive(Debug)]
+pub enum CycleEnd {
+    /// Recorded (ok or failed).
+    Recorded(Box<CycleRecord>),
+    /// Stopped by request; no record (the cycle will be redone on resume).
+    Interrupted,
+}
+
+/// Sleeps `d` unless `stop` is raised; returns false when stopped.
+fn sleep_unless(d: Duration, stop: &AtomicBool) -> bool {
+    let end = Instant::now() + d;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return true;
+        }
+        std::thread::sleep((end - now).min(Duration::from_millis(20)));
+    }
+}
+
+/// Runs one cycle and, unless interrupted, appends its record.
+pub fn run_cycle(
+    target: &mut Target,
+    run: &mut RunDir,
+    profile: &BoardProfile,
+    cycle: u32,
+    opts: &LoopOptions,
+    stop: &AtomicBool,
+) -> Result<CycleEnd, BootLoopError> {
+    let wall0 = Instant::now();
+    let mut host = HostTiming::default();
+    let log_path = run.cycle_log(cycle);
+
+    let mut failure: Option<Failure> = None;
+    if let Err(e) = target.console.ensure_open() {
+        failure = Some(Failure {
+            reason: FailureReason::Console,
+            detail: e.to_string(),
+        });
+    }
+    let t_off = Instant::now();
+    if failure.is_none() {
+        if let Err(e) = target.power.off() {
+            failure = Some(Failure {
+                reason: FailureReason::Power,
+                detail: e.to_string(),
+            });
+        }
+    }
+    host.power_off_s = t_off.elapsed().as_secs_f64();
+    let settle = target.power.settle();
+    host.settle_s = settle.as_secs_f64();
+    if !sleep_unless(settle, stop) {
+        return Ok(CycleEnd::Interrupted);
+    }
+    // Whatever is still queued came before power-on: not part of this boot.
+    let mut discarded = 0u64;
+    while let Ok(Some(ev)) = target.console.recv(Duration::ZERO) {
+        if let ConsoleEvent::Data { bytes, .. } = ev {
+            discarded += bytes.len() as u64;
+        }
+    }
+    let writer = CaptureWriter::create(&log_path)?;
+    let t0 = Instant::now();
+    host.power_on_at = chrono::Local::now()
+        .format("%Y-%m-%dT%H:%M:%S%.6f%:z")
+        .to_string();
+    let mut cap = Watch::new(t0, writer, opts, discarded);
+    if failure.is_none() {
+        if let Err(e) = target.power.on() {
+            failure = Some(Failure {
+                reason: FailureReason::Power,
+                detail: e.to_string(),
+            });
+        }
+    }
+    host.power_on_s = t0.elapsed().as_secs_f64();
+
+    let deadline = t0 + opts.timeout;
+    let mut interrupted = false;
+    while failure.is_none() {
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
+        let now = Instant::now();
+        if let Some((at, line)) = &cap.panic_at {
+            if now >= *at + opts.panic_grace || now >= deadline {
+                failure = Some(Failure {
+                    reason: FailureReason::KernelPanic,
+                    detail: line.clone(),
+                });
+                break;
+            }
+        }
+        if now >= deadline {
+            failure = Some(if cap.first_byte.is_none() {
+                Failure {
+                    reason: FailureReason::NoOutput,
+                    detail: format!(
+                        "no console byte in {:.1} s after power-on",
+                        opts.timeout.as_secs_f64()
+                    ),
+                }
+            } else {
+                Failure {
+                    reason: FailureReason::Timeout,
+                    detail: format!(
+                        "ready pattern {:?} not seen in {:.1} s; last line: {}",
+                        opts.ready.as_str(),
+                        opts.timeout.as_secs_f64(),
+                        cap.last_line_hint()
+                    ),
+                }
+            });
+            break;
+        }
+        let wait = (deadline - now).min(Duration::from_millis(50));
+        match target.console.recv(wait) {
+            Ok(None) => {}
+            Ok(Some(ConsoleEvent::Data { at, bytes })) => {
+                if at < t0 {
+                    cap.discarded += bytes.len() as u64;
+                    continue;
+                }
+                cap.push(at, &bytes, opts)?;
+                cap.partial_ready(opts);
+                if let Some(r) = &cap.reset {
+                    failure = Some(Failure {
+                        reason: FailureReason::UnexpectedReset,
+                        detail: r.clone(),
+                    });
+                    break;
+                }
+                if cap.ready_us.is_some() && cap.panic_at.is_none() {
+                    break;
+                }
+            }
+            Ok(Some(ConsoleEvent::Closed { at, reason })) => {
+                if at < t0 {
+                    continue;
+                }
+                let qemu = reason.starts_with("qemu exited");
+                failure = Some(if qemu && cap.first_byte.is_some() {
+                    Failure {
+                        reason: FailureReason::UnexpectedReset,
+                        detail: format!("{reason} (with -no-reboot a guest reset ends QEMU)"),
+                    }
+                } else if qemu {
+                    Failure {
+                        reason: FailureReason::Power,
+                        detail: format!("{reason} before any console output"),
+                    }
+                } else {
+                    Failure {
+                        reason: FailureReason::Console,
+                        detail: reason,
+                    }
+                });
+                break;
+            }
+            Err(e) => {
+                failure = Some(Failure {
+                    reason: FailureReason::Console,
+                    detail: e.to_string(),
+                });
+                break;
+            }
+        }
+    }
+    // Take what is already queued (bytes of the same burst as the ready line), then end.
+    while let Ok(Some(ConsoleEvent::Data { at, bytes })) = target.console.recv(Duration::ZERO) {
+        if at >= t0 {
+            cap.push(at, &bytes, opts)?;
+        }
+    }
+    let end = Instant::now();
+    cap.finish(opts)?;
+    if interrupted {
+        target.power.off()?;
+        return Ok(CycleEnd::Interrupted);
+    }
+
+    host.first_byte_s = cap
+        .first_byte
+        .map(|f| f.saturating_duration_since(cap.t0).as_secs_f64());
+    host.ready_s = cap.ready_us.map(|us| us as f64 / 1e6);
+    host.end_s = end.saturating_duration_since(cap.t0).as_secs_f64();
+    host.lines = cap.writer.lines();
+    host.bytes = cap.writer.bytes();
+    host.discarded_bytes = cap.discarded;
+
+    let bytes = std::fs::read(&log_path).map_err(|source| CaptureError::Io {
+        path: log_path.clone(),
+        source,
+    })?;
+    let mut boots = bootlog_parser::parse_power_on_capture(&bytes, profile).into_iter();
+    let boot = boots.next().unwrap_or_default();
+    let extra: Vec<Boot> = boots.collect();
+    if failure.is_none() && !extra.is_empty() {
+        failure = Some(Failure {
+            reason: FailureReason::UnexpectedReset,
+            detail: format!("the capture holds {} boots", extra.len() + 1),
+        });
+    }
+    host.cycle_wall_s = wall0.elapsed().as_secs_f64();
+    host.overhead_s = host.cycle_wall_s - host.ready_s.unwrap_or(host.end_s);
+    let mut rec = CycleRecord::new(cycle, boot, host, failure);
+    rec.extra_boots = extra;
+    run.append(rec.clone())?;
+    Ok(CycleEnd::Recorded(Box::new(rec)))
+}

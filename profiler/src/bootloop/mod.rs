@@ -1,0 +1,86 @@
+//! The boot loop: power-cycle a board N times and capture every boot from power-on to its
+//! ready pattern.
+//!
+//! One cycle: power off → settle → open the cycle's capture → power on (t = 0) → read the
+//! console until the board's ready pattern (profile `ready`, a login prompt by default) or the
+//! timeout → parse the capture → append the cycle's record to `boots.jsonl`. A failed cycle
+//! (timeout, no output, kernel panic, unexpected reset, power or console failure) is recorded
+//! with its partial capture and its reason, and the loop goes on. A stop request (Ctrl-C) ends
+//! the current cycle's capture, powers the board off and returns; the cut cycle has no record,
+//! so `--resume` redoes it.
+//!
+//! [`cycle`] runs one cycle, `watch` watches its lines as [`capture`] writes them,
+//! [`options`] holds the patterns it judges them by, [`run`] is the run directory.
+
+pub mod capture;
+pub mod cycle;
+pub mod error;
+pub mod options;
+pub mod run;
+mod watch;
+
+pub use cycle::{run_cycle, CycleEnd};
+pub use error::BootLoopError;
+pub use options::LoopOptions;
+
+use crate::lab::Target;
+use bootlog_parser::BoardProfile;
+use run::{CycleRecord, FailureReason, RunDir};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// How the loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopEnd {
+    /// Every asked cycle has a record.
+    Done,
+    /// Stopped by request during this cycle (no record for it).
+    Interrupted(u32),
+}
+
+/// Runs cycles `run.next_cycle() ..= cycles`, calling `on_cycle` after each record. Stops
+/// early when `stop` is raised. The board is powered off at the end.
+pub fn run_loop(
+    target: &mut Target,
+    run: &mut RunDir,
+    profile: &BoardProfile,
+    cycles: u32,
+    opts: &LoopOptions,
+    stop: Arc<AtomicBool>,
+    on_cycle: &mut dyn FnMut(&CycleRecord),
+) -> Result<LoopEnd, BootLoopError> {
+    let mut power_fail_streak = 0u32;
+    let mut end = LoopEnd::Done;
+    for cycle in run.next_cycle()..=cycles {
+        match run_cycle(target, run, profile, cycle, opts, &stop)? {
+            CycleEnd::Interrupted => {
+                end = LoopEnd::Interrupted(cycle);
+                break;
+            }
+            CycleEnd::Recorded(rec) => {
+                on_cycle(&rec);
+                match &rec.failure {
+                    Some(f) if f.reason == FailureReason::Power => {
+                        power_fail_streak += 1;
+                        if power_fail_streak >= 3 {
+                            let _ = target.power.off();
+                            return Err(BootLoopError::PowerAbort {
+                                count: power_fail_streak,
+                                last: f.detail.clone(),
+                            });
+                        }
+                    }
+                    _ => power_fail_streak = 0,
+                }
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
+            if cycle < cycles {
+                end = LoopEnd::Interrupted(cycle + 1);
+            }
+            break;
+        }
+    }
+    target.power.off()?;
+    Ok(end)
+}

@@ -1,0 +1,18 @@
+//! The lab: a board's power and console, and the processes behind them.
+//!
+//! - [`process`]: children in their own process group, argv quoting, output tails;
+//! - [`console`]: the console trait and the serial, TCP and command consoles;
+//! - [`power`]: the power trait and the command (relay, PDU, labgrid) driver;
+//! - [`qemu`]: the QEMU board, a process per power-on and its serial console;
+//! - [`target`]: the drivers a board profile names.
+
+pub mod console;
+pub mod power;
+pub mod process;
+pub mod qemu;
+pub mod target;
+
+pub use console::{Console, ConsoleError, ConsoleEvent, StreamConsole};
+pub use power::{CommandPower, PowerDriver, PowerError};
+pub use qemu::{QemuConsole, QemuPower};
+pub use target::{Target, TargetError};

@@ -1,0 +1,93 @@
+//! A board under control: the power driver and the console its profile names.
+
+use super::console::{Console, ConsoleError, StreamConsole};
+use super::power::{CommandPower, PowerDriver};
+use super::qemu::QemuPower;
+use crate::profile::{seconds, Board, ConsoleConfig, PowerConfig, ProfileError};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Errors building a target.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// The profile's `[power]`, `[console]` or `[qemu]` cannot be used.
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
+    /// The console could not be opened.
+    #[error(transparent)]
+    Console(#[from] ConsoleError),
+}
+
+/// A board under control: its power driver and its console.
+pub struct Target {
+    /// Power.
+    pub power: Box<dyn PowerDriver>,
+    /// Console.
+    pub console: Box<dyn Console>,
+}
+
+impl Target {
+    /// Builds the drivers named by the profile's `[power]`, `[console]` and `[qemu]` tables.
+    /// `files` gives the values of `{name}` placeholders in `[qemu] args` (`u_boot`, `disk`).
+    pub fn from_profile(
+        board: &Board,
+        files: &BTreeMap<String, PathBuf>,
+    ) -> Result<Target, TargetError> {
+        let power_cfg = board.power()?;
+        let console_cfg = board.console()?;
+        let mut qemu_console = None;
+        let power: Box<dyn PowerDriver> = match power_cfg {
+            PowerConfig::Qemu { settle_s } => {
+                let mut p = QemuPower::new(board.qemu_argv(files)?, seconds(*settle_s));
+                qemu_console = p.console();
+                Box::new(p)
+            }
+            PowerConfig::Command {
+                on,
+                off,
+                cycle,
+                settle_s,
+                timeout_s,
+            } => Box::new(CommandPower::new(
+                on.clone(),
+                off.clone(),
+                cycle.clone(),
+                seconds(*settle_s),
+                seconds(*timeout_s),
+            )),
+            PowerConfig::Labgrid { place, settle_s } => {
+                let lg = |what: &str| -> Vec<String> {
+                    ["labgrid-client", "-p", place.as_str(), "power", what]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect()
+                };
+                Box::new(CommandPower::new(
+                    lg("on"),
+                    lg("off"),
+                    vec![],
+                    seconds(*settle_s),
+                    seconds(60.0),
+                ))
+            }
+        };
+        let console: Box<dyn Console> = match console_cfg {
+            ConsoleConfig::Qemu {} => match qemu_console {
+                Some(c) => Box::new(c),
+                None => {
+                    return Err(ProfileError::Invalid {
+                        board: board.name().to_string(),
+                        message: "[console] kind = \"qemu\" needs [power] driver = \"qemu\"".into(),
+                    }
+                    .into())
+                }
+            },
+            ConsoleConfig::Serial { device, baud } => {
+                Box::new(StreamConsole::serial(device, *baud)?)
+            }
+            ConsoleConfig::Tcp { address } => Box::new(StreamConsole::tcp(address)?),
+            ConsoleConfig::Command { argv } => Box::new(StreamConsole::command(argv)?),
+        };
+        Ok(Target { power, console })
+    }
+}

@@ -1,0 +1,637 @@
+//! A board profile as the profiler reads it: the parser's [`BoardProfile`] (stages, markers,
+//! ready pattern) and the lab sections the parser does not read, typed:
+//!
+//! - `[console]` ([`ConsoleConfig`]): where the console bytes come from;
+//! - `[power]` ([`PowerConfig`]): how the board is switched off and on;
+//! - `[qemu]` ([`QemuConfig`]): the emulator of a `driver = "qemu"` board;
+//! - `[image]` ([`ImageSection`]): how `perfguide image build` makes the board's image.
+//!
+//! A section is read from the profile's TOML text, so an unknown key, a missing one or a
+//! value of the wrong type is an error naming the profile, the line and the key.
+
+use bootlog_parser::board::{BoardError, BoardProfile, BUILTIN};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Errors reading the lab sections of a board profile.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// The parser's part of the profile is invalid.
+    #[error(transparent)]
+    Board(Box<BoardError>),
+    /// A section does not deserialize (the TOML error names the line and the key).
+    #[error("board profile {source_name}: {error}")]
+    Toml {
+        /// Profile name or path.
+        source_name: String,
+        /// The TOML error.
+        error: Box<toml::de::Error>,
+    },
+    /// A section is missing or a key's value cannot be used.
+    #[error("board {board}: {message}")]
+    Invalid {
+        /// Board name.
+        board: String,
+        /// What is wrong, naming the section and the key.
+        message: String,
+    },
+    /// A `[qemu] args` entry names a `{placeholder}` nobody supplied.
+    #[error("board {board}: [qemu] args: no value for {{{name}}} in {arg:?} (known: {known})")]
+    Placeholder {
+        /// Board name.
+        board: String,
+        /// The argument.
+        arg: String,
+        /// The placeholder name.
+        name: String,
+        /// Names that are known.
+        known: String,
+    },
+}
+
+impl From<BoardError> for ProfileError {
+    fn from(e: BoardError) -> Self {
+        ProfileError::Board(Box::new(e))
+    }
+}
+
+/// The `[console]` table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "ConsoleTable")]
+pub enum ConsoleConfig {
+    /// `kind = "qemu"`: QEMU's serial on stdio (fed by the `qemu` power driver).
+    Qemu {},
+    /// `kind = "serial"`: a serial device, 8N1.
+    Serial {
+        /// `device`, e.g. `/dev/ttyUSB0`.
+        device: String,
+        /// `baud`, 115200 when not given.
+        baud: u32,
+    },
+    /// `kind = "tcp"`: a raw TCP console (ser2net).
+    Tcp {
+        /// `address`, `host:port`.
+        address: String,
+    },
+    /// `kind = "command"`: a command whose stdout is the console.
+    Command {
+        /// `argv`; no shell is involved.
+        argv: Vec<String>,
+    },
+}
+
+/// The `[power]` table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "PowerTable")]
+pub enum PowerConfig {
+    /// `driver = "qemu"`: a QEMU process per power cycle.
+    Qemu {
+        /// `settle_s`, off time, 0 when not given.
+        settle_s: f64,
+    },
+    /// `driver = "command"`: argv lists.
+    Command {
+        /// `on`: switches on.
+        on: Vec<String>,
+        /// `off`: switches off.
+        off: Vec<String>,
+        /// `cycle`: switches off and on again (used when `on` is empty).
+        cycle: Vec<String>,
+        /// `settle_s`, off time, 1 s when not given.
+        settle_s: f64,
+        /// `timeout_s`, limit per command, 30 s when not given.
+        timeout_s: f64,
+    },
+    /// `driver = "labgrid"`: a labgrid place.
+    Labgrid {
+        /// `place`: the place name.
+        place: String,
+        /// `settle_s`, off time, 1 s when not given.
+        settle_s: f64,
+    },
+}
+
+/// `[console] kind`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ConsoleKind {
+    Qemu,
+    Serial,
+    Tcp,
+    Command,
+}
+
+/// `[console]` as written: every key of every kind, each read with its own type (so a
+/// wrong value is reported at its key), then checked against the kind.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConsoleTable {
+    kind: ConsoleKind,
+    device: Option<String>,
+    baud: Option<u32>,
+    address: Option<String>,
+    argv: Option<Vec<String>>,
+}
+
+/// `[power] driver`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum PowerKind {
+    Qemu,
+    Command,
+    Labgrid,
+}
+
+/// `[power]` as written (see [`ConsoleTable`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PowerTable {
+    driver: PowerKind,
+    on: Option<Vec<String>>,
+    off: Option<Vec<String>>,
+    cycle: Option<Vec<String>>,
+    settle_s: Option<f64>,
+    timeout_s: Option<f64>,
+    place: Option<String>,
+}
+
+/// An error when a key of `given` (name, present) is set that `allowed` does not list.
+fn only(what: &str, given: &[(&str, bool)], allowed: &[&str]) -> Result<(), String> {
+    match given.iter().find(|(k, set)| *set && !allowed.contains(k)) {
+        Some((k, _)) => Err(format!("{what} takes no `{k}`")),
+        None => Ok(()),
+    }
+}
+
+/// A required key's value, or an error naming it.
+fn need<T>(v: Option<T>, what: &str, key: &str) -> Result<T, String> {
+    v.ok_or_else(|| format!("{what} needs `{key}`"))
+}
+
+impl TryFrom<ConsoleTable> for ConsoleConfig {
+    type Error = String;
+
+    fn try_from(t: ConsoleTable) -> Result<Self, String> {
+        let given = [
+            ("device", t.device.is_some()),
+            ("baud", t.baud.is_some()),
+            ("address", t.address.is_some()),
+            ("argv", t.argv.is_some()),
+        ];
+        Ok(match t.kind {
+            ConsoleKind::Qemu => {
+                only("kind = \"qemu\"", &given, &[])?;
+                ConsoleConfig::Qemu {}
+            }
+            ConsoleKind::Serial => {
+                let what = "kind = \"serial\"";
+                only(what, &given, &["device", "baud"])?;
+                ConsoleConfig::Serial {
+                    device: need(t.device, what, "device")?,
+                    baud: t.baud.unwrap_or(115_200),
+                }
+            }
+            ConsoleKind::Tcp => {
+                let what = "kind = \"tcp\"";
+                only(what, &given, &["address"])?;
+                ConsoleConfig::Tcp {
+                    address: need(t.address, what, "address")?,
+                }
+            }
+            ConsoleKind::Command => {
+                let what = "kind = \"command\"";
+                only(what, &given, &["argv"])?;
+                ConsoleConfig::Command {
+                    argv: need(t.argv, what, "argv")?,
+                }
+            }
+        })
+    }
+}
+
+impl TryFrom<PowerTable> for PowerConfig {
+    type Error = String;
+
+    fn try_from(t: PowerTable) -> Result<Self, String> {
+        let given = [
+            ("on", t.on.is_some()),
+            ("off", t.off.is_some()),
+            ("cycle", t.cycle.is_some()),
+            ("settle_s", t.settle_s.is_some()),
+            ("timeout_s", t.timeout_s.is_some()),
+            ("place", t.place.is_some()),
+        ];
+        Ok(match t.driver {
+            PowerKind::Qemu => {
+                only("driver = \"qemu\"", &given, &["settle_s"])?;
+                PowerConfig::Qemu {
+                    settle_s: t.settle_s.unwrap_or(0.0),
+                }
+            }
+            PowerKind::Command => {
+                only(
+                    "driver = \"command\"",
+                    &given,
+                    &["on", "off", "cycle", "settle_s", "timeout_s"],
+                )?;
+                PowerConfig::Command {
+                    on: t.on.unwrap_or_default(),
+                    off: t.off.unwrap_or_default(),
+                    cycle: t.cycle.unwrap_or_default(),
+                    settle_s: t.settle_s.unwrap_or(1.0),
+                    timeout_s: t.timeout_s.unwrap_or(30.0),
+                }
+            }
+            PowerKind::Labgrid => {
+                let what = "driver = \"labgrid\"";
+                only(what, &given, &["place", "settle_s"])?;
+                PowerConfig::Labgrid {
+                    place: need(t.place, what, "place")?,
+                    settle_s: t.settle_s.unwrap_or(1.0),
+                }
+            }
+        })
+    }
+}
+
+/// A profile's seconds (`settle_s`, `timeout_s`) as a duration; negative or not finite is
+/// zero.
+pub fn seconds(s: f64) -> Duration {
+    Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::ZERO)
+}
+
+/// The `[qemu]` table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QemuConfig {
+    /// The emulator (`qemu-system-aarch64`).
+    pub binary: String,
+    /// Its arguments, with `{name}` placeholders.
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+/// The `[image]` table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageSection {
+    /// Kernel command line (`printk.time=1` is added when missing).
+    pub kernel_cmdline: String,
+    /// U-Boot defconfig.
+    pub uboot_defconfig: String,
+    /// Kconfig lines applied on top of the defconfig.
+    #[serde(default)]
+    pub uboot_fragment: Vec<String>,
+    /// Binary package whose source package is built (the distribution's U-Boot for QEMU).
+    #[serde(default = "d_uboot_package")]
+    pub uboot_package: String,
+    /// Kernel package (a metapackage is followed to the versioned image package).
+    #[serde(default = "d_kernel_package")]
+    pub kernel_package: String,
+    /// Static busybox package.
+    #[serde(default = "d_busybox_package")]
+    pub busybox_package: String,
+    /// arm64 packages with benchmark programs; ones missing from the apt index are skipped.
+    #[serde(default)]
+    pub bench_packages: Vec<String>,
+    /// Kernel modules put into the initramfs (with their dependencies and a `modules.dep`),
+    /// for `modprobe` on the target; none is loaded at boot.
+    #[serde(default)]
+    pub modules: Vec<String>,
+    /// Target hostname (the login prompt reads `<hostname> login:`).
+    #[serde(default = "d_hostname")]
+    pub hostname: String,
+}
+
+fn d_uboot_package() -> String {
+    "u-boot-qemu".into()
+}
+fn d_kernel_package() -> String {
+    "linux-image-cloud-arm64".into()
+}
+fn d_busybox_package() -> String {
+    "busybox-static".into()
+}
+fn d_hostname() -> String {
+    "perfguide-qemu".into()
+}
+
+impl ImageSection {
+    /// The command line written to extlinux.conf.
+    pub fn cmdline(&self) -> String {
+        let mut c = self.kernel_cmdline.trim().to_string();
+        if !c.split_whitespace().any(|w| w.starts_with("printk.time=")) {
+            c.push_str(" printk.time=1");
+        }
+        c
+    }
+}
+
+/// The lab sections of a profile; the other keys are the parser's.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct LabSections {
+    /// `[console]`.
+    #[serde(default)]
+    pub console: Option<ConsoleConfig>,
+    /// `[power]`.
+    #[serde(default)]
+    pub power: Option<PowerConfig>,
+    /// `[qemu]`.
+    #[serde(default)]
+    pub qemu: Option<QemuConfig>,
+    /// `[image]`.
+    #[serde(default)]
+    pub image: Option<ImageSection>,
+}
+
+/// A board profile: the parser's part, the lab sections, and where it came from.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// What the parser reads.
+    pub profile: BoardProfile,
+    /// What the lab reads.
+    pub lab: LabSections,
+    /// `builtin`, or the file or record it was read from.
+    pub source: String,
+    /// The TOML text.
+    pub text: String,
+}
+
+impl Board {
+    /// Reads a profile from TOML text; `source` names it in errors and in the run manifest.
+    pub fn from_toml_str(source: &str, text: &str) -> Result<Board, ProfileError> {
+        let profile = BoardProfile::from_toml_str(source, text)?;
+        let lab: LabSections = toml::from_str(text).map_err(|error| ProfileError::Toml {
+            source_name: source.to_string(),
+            error: Box::new(error),
+        })?;
+        Ok(Board {
+            profile,
+            lab,
+            source: source.to_string(),
+            text: text.to_string(),
+        })
+    }
+
+    /// A built-in profile (`images/boards/<name>.toml`).
+    pub fn builtin(name: &str) -> Result<Board, ProfileError> {
+        let text = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| BoardError::Unknown(name.to_string()))?;
+        let mut b = Board::from_toml_str(name, text)?;
+        b.source = "builtin".into();
+        Ok(b)
+    }
+
+    /// The board's name.
+    pub fn name(&self) -> &str {
+        &self.profile.name
+    }
+
+    fn invalid(&self, message: impl Into<String>) -> ProfileError {
+        ProfileError::Invalid {
+            board: self.name().to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// `[console]`, present and usable.
+    pub fn console(&self) -> Result<&ConsoleConfig, ProfileError> {
+        match &self.lab.console {
+            None => Err(self.invalid(
+                "[console] is missing; give `kind = \"serial\"|\"tcp\"|\"command\"|\"qemu\"`",
+            )),
+            Some(ConsoleConfig::Command { argv }) if argv.is_empty() => {
+                Err(self.invalid("[console] kind = \"command\" needs a non-empty `argv`"))
+            }
+            Some(c) => Ok(c),
+        }
+    }
+
+    /// `[power]`, present and usable.
+    pub fn power(&self) -> Result<&PowerConfig, ProfileError> {
+        let Some(c) = &self.lab.power else {
+            return Err(self.invalid(
+                "[power] is missing; give `driver = \"command\"` with `on`/`off` argv lists, \
+                 or `driver = \"qemu\"`",
+            ));
+        };
+        match c {
+            PowerConfig::Command { on, cycle, .. } if on.is_empty() && cycle.is_empty() => {
+                Err(self.invalid(
+                    "[power] driver = \"command\" has no `on` (nor `cycle`) command: write \
+                     your relay or PDU commands as argv lists in a board file, e.g. \
+                     on = [\"usbrelay\", \"RELAY_1=1\"], off = [\"usbrelay\", \"RELAY_1=0\"], \
+                     and pass it with --board-file",
+                ))
+            }
+            PowerConfig::Command { on, off, cycle, .. }
+                if !on.is_empty() && off.is_empty() && cycle.is_empty() =>
+            {
+                Err(self.invalid(
+                    "[power] has `on` but no `off`: the board could never be switched off",
+                ))
+            }
+            PowerConfig::Labgrid { place, .. } if place.is_empty() => {
+                Err(self.invalid("[power] driver = \"labgrid\" needs `place`"))
+            }
+            c => Ok(c),
+        }
+    }
+
+    /// Whether the board is powered by starting QEMU (`[power] driver = "qemu"`).
+    pub fn is_qemu(&self) -> bool {
+        matches!(self.lab.power, Some(PowerConfig::Qemu { .. }))
+    }
+
+    /// `[qemu]`, present.
+    pub fn qemu(&self) -> Result<&QemuConfig, ProfileError> {
+        self.lab
+            .qemu
+            .as_ref()
+            .ok_or_else(|| self.invalid("[power] driver = \"qemu\" needs a [qemu] table"))
+    }
+
+    /// `[image]`, present.
+    pub fn image(&self) -> Result<&ImageSection, ProfileError> {
+        self.lab.image.as_ref().ok_or_else(|| {
+            self.invalid(
+                "no [image] section: perfguide builds images only for boards that have one",
+            )
+        })
+    }
+
+    /// The QEMU argv with `{name}` in `[qemu] args` replaced from `files`; an unknown
+    /// placeholder is an error.
+    pub fn qemu_argv(
+        &self,
+        files: &BTreeMap<String, PathBuf>,
+    ) -> Result<Vec<String>, ProfileError> {
+        let q = self.qemu()?;
+        let mut out = vec![q.binary.clone()];
+        for arg in &q.args {
+            let mut s = String::new();
+            let mut rest = arg.as_str();
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}') else {
+                    break;
+                };
+                let name = &rest[open + 1..open + close];
+                let v = files.get(name).ok_or_else(|| ProfileError::Placeholder {
+                    board: self.name().to_string(),
+                    arg: arg.clone(),
+                    name: name.to_string(),
+                    known: files.keys().cloned().collect::<Vec<_>>().join(", "),
+                })?;
+                s.push_str(&rest[..open]);
+                s.push_str(&v.to_string_lossy());
+                rest = &rest[open + close + 1..];
+            }
+            s.push_str(rest);
+            out.push(s);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "name = \"b\"\nstages = [\"uboot\"]\n";
+
+    fn board(sections: &str) -> Result<Board, ProfileError> {
+        Board::from_toml_str("b.toml", &format!("{HEAD}{sections}"))
+    }
+
+    #[test]
+    fn every_builtin_profile_loads() {
+        for (name, _) in BUILTIN {
+            let b = Board::builtin(name).unwrap();
+            assert_eq!(b.name(), *name);
+            if b.lab.power.is_some() {
+                b.console().unwrap();
+            }
+        }
+        let q = Board::builtin("qemu-arm64").unwrap();
+        assert!(q.is_qemu());
+        q.power().unwrap();
+        assert_eq!(q.image().unwrap().hostname, "perfguide-qemu");
+        let e = Board::builtin("am62xx-evm")
+            .unwrap()
+            .power()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--board-file") && e.contains("usbrelay"), "{e}");
+    }
+
+    #[test]
+    fn console_kinds() {
+        let c = board("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyUSB0\"\n").unwrap();
+        assert_eq!(
+            c.console().unwrap(),
+            &ConsoleConfig::Serial {
+                device: "/dev/ttyUSB0".into(),
+                baud: 115200
+            }
+        );
+        let c = board("[console]\nkind = \"qemu\"\n").unwrap();
+        assert_eq!(c.console().unwrap(), &ConsoleConfig::Qemu {});
+        let e = board("[console]\nkind = \"command\"\nargv = []\n")
+            .unwrap()
+            .console()
+            .unwrap_err();
+        assert!(e.to_string().contains("argv"), "{e}");
+        let e = board("[console]\nkind = \"telepathy\"\n").unwrap_err();
+        assert!(e.to_string().contains("telepathy"), "{e}");
+        let e = board("").unwrap().console().unwrap_err().to_string();
+        assert!(
+            e.contains("board b") && e.contains("[console] is missing"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let e = board("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyS0\"\nbaudrate = 9600\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("b.toml") && e.contains("baudrate"), "{e}");
+        let e = board("[qemu]\nbinary = \"q\"\nargz = []\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("argz"), "{e}");
+        let e = board("[image]\nkernel_cmdline = \"x\"\nuboot_defconfig = 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("uboot_defconfig"), "{e}");
+        let e = board("[power]\ndriver = \"command\"\non = [\"x\"]\noff = [\"y\"]\nsettle = 2\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("settle"), "{e}");
+        let e = board("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyS0\"\nbaud = \"fast\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 6") && e.contains("baud = \"fast\""), "{e}");
+        let e = board("[console]\nkind = \"tcp\"\ndevice = \"/dev/ttyS0\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("kind = \"tcp\" takes no `device`"), "{e}");
+        let e = board("[power]\ndriver = \"labgrid\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs `place`"), "{e}");
+    }
+
+    #[test]
+    fn power_checks() {
+        let e = board("[power]\ndriver = \"command\"\non = []\noff = []\nsettle_s = 2.0\n")
+            .unwrap()
+            .power()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--board-file") && e.contains("usbrelay"), "{e}");
+        let e = board("[power]\ndriver = \"command\"\non = [\"x\"]\n")
+            .unwrap()
+            .power()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no `off`"), "{e}");
+        let p = board("[power]\ndriver = \"command\"\ncycle = [\"x\"]\n").unwrap();
+        assert!(matches!(
+            p.power().unwrap(),
+            PowerConfig::Command { settle_s, timeout_s, .. } if *settle_s == 1.0 && *timeout_s == 30.0
+        ));
+    }
+
+    #[test]
+    fn qemu_placeholders() {
+        let b = board(
+            "[qemu]\nbinary = \"qemu\"\nargs = [\"-bios\", \"{u_boot}\", \"file={disk},x\"]\n",
+        )
+        .unwrap();
+        let mut f = BTreeMap::new();
+        f.insert("u_boot".to_string(), PathBuf::from("/c/u-boot.bin"));
+        let e = b.qemu_argv(&f).unwrap_err().to_string();
+        assert!(e.contains("{disk}") && e.contains("u_boot"), "{e}");
+        f.insert("disk".to_string(), PathBuf::from("/c/disk.img"));
+        assert_eq!(
+            b.qemu_argv(&f).unwrap(),
+            vec!["qemu", "-bios", "/c/u-boot.bin", "file=/c/disk.img,x"]
+        );
+    }
+
+    #[test]
+    fn image_cmdline_gets_printk_time() {
+        let b = board("[image]\nkernel_cmdline = \"console=ttyAMA0\"\nuboot_defconfig = \"d\"\n")
+            .unwrap();
+        assert_eq!(
+            b.image().unwrap().cmdline(),
+            "console=ttyAMA0 printk.time=1"
+        );
+    }
+}
