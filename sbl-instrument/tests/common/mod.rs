@@ -12,6 +12,17 @@ use std::sync::OnceLock;
 
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 pub const R5_BASE: u64 = 0x41C0_0000;
+/// Compiler flags of the bare-metal AArch64 image built from `a53.c` (the `a53.elf` fixture
+/// and the benchmark's big ELF).
+pub const A53_FLAGS: &[&str] = &[
+    "-O2",
+    "-ffreestanding",
+    "-nostdlib",
+    "-static",
+    "-Wl,--build-id=sha1",
+    "-Wl,-Ttext=0x80080000",
+    "-Wl,-e,_start",
+];
 
 fn package_of(tool: &str) -> &'static str {
     match tool {
@@ -286,14 +297,8 @@ fn build() -> Fixtures {
 
     // AArch64 bare-metal image.
     run(Command::new(&a64)
-        .args([
-            "-O2",
-            "-ffreestanding",
-            "-nostdlib",
-            "-static",
-            "-Wl,--build-id=sha1",
-        ])
-        .args(["-Wl,-Ttext=0x80080000", "-Wl,-e,_start", "-o"])
+        .args(A53_FLAGS)
+        .arg("-o")
         .arg(d.join("a53.elf"))
         .arg(format!("{DATA}/a53.c")));
 
