@@ -10,10 +10,24 @@ use std::path::{Path, PathBuf};
 use sbl_instrument::{inspect_path, Error};
 
 /// Each hostile input and a piece of the message it must produce.
-const EXPECTED: &[(&str, &str)] = &[(
-    "elf-phoff-overflow.bin",
-    "ELF header e_phoff at offset 0x13: 0x13 + 0x",
-)];
+const EXPECTED: &[(&str, &str)] = &[
+    // Found by fuzzing `inspect`: an ELF in a combined board config, e_phoff near 2^64.
+    (
+        "elf-phoff-overflow.bin",
+        "ELF header e_phoff at offset 0x13: 0x13 + 0x",
+    ),
+    // Hand-made: a PT_LOAD whose p_offset + p_filesz passes 2^64.
+    (
+        "elf-segment-end-overflow.bin",
+        "ELF segment LOAD[0] at offset 0xfffffffffffffff0: 0xfffffffffffffff0 + 0x100",
+    ),
+    // Hand-made from tests/data/fit-data-offset-overflow.dts (dtc): a FIT image node whose
+    // external data-offset passes 2^64.
+    (
+        "fit-data-offset-overflow.bin",
+        "FIT image node /images/atf data-offset at offset 0x0: 0x100 + 0xfffffffffffffff0",
+    ),
+];
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile")
