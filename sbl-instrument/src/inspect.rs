@@ -1,6 +1,6 @@
 //! Format detection and the recursive walk behind `inspect`: the dispatcher from a [`Format`]
-//! to its walker. Container walkers reach back here only through [`Nested`], which carries
-//! [`describe`] down to them.
+//! to its walker. Container walkers reach back here only through `Nested`, which carries
+//! `describe` down to them.
 
 use std::fs::File;
 use std::path::Path;
