@@ -8,7 +8,8 @@
 #   unpacked by `perfguide image build`, never installed on the host);
 # - installs qemu-system-arm from backports (the preinstalled qemu-utils comes from backports and
 #   conflicts with stable's qemu-system-arm), the cross compiler, U-Boot build deps and the disk
-#   image tools.
+#   image tools;
+# - installs cargo-fuzz (the fuzz smoke of scripts/test.sh) when `cargo fuzz` is missing.
 set -euo pipefail
 
 SOURCES=${PERFGUIDE_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
@@ -166,4 +167,10 @@ fi
 for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc sfdisk mkfs.ext4 cpio dpkg-source; do
     command -v "$tool" >/dev/null || { log "missing $tool after install"; exit 1; }
 done
+# cargo-fuzz, for scripts/fuzz-smoke.sh.
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    log "installing cargo-fuzz"
+    cargo install cargo-fuzz --locked
+fi
+
 log "ok ($(qemu-system-aarch64 --version | head -n1))"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project (what .ci/run runs): host setup, format, lints, the Rust tests
 # (parser corpus, robustness, boot-loop engine, real QEMU boot loops, image build,
-# sbl-instrument fixtures) and the Yocto layer / bench runner checks.
+# sbl-instrument fixtures), the fuzz smoke and the Yocto layer / bench runner checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -22,6 +22,9 @@ cargo run --quiet -p perfguide --bin perfguide -- image build --board qemu-arm64
 
 step "cargo test"
 cargo test --workspace --no-fail-fast
+
+step "fuzz smoke (every fuzz target of both crates, 60 s each from the committed seeds)"
+bash scripts/fuzz-smoke.sh
 
 step "Yocto layer, kas files, bench runner, Buildroot tree"
 bash tests/layer/check.sh

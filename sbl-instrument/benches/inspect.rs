@@ -5,26 +5,15 @@
 //! AArch64 image). Run `sbl-instrument/tests/setup-fixtures-deps.sh` first.
 //! `SBL_BENCH_MIB` changes the size.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::{run, tool, A53_FLAGS};
 use criterion::{criterion_group, criterion_main, Criterion};
-
-fn tool(name: &str) -> PathBuf {
-    for dir in std::env::var("PATH").unwrap_or_default().split(':') {
-        let p = Path::new(dir).join(name);
-        if p.is_file() {
-            return p;
-        }
-    }
-    panic!("benchmark needs `{name}` (Debian gcc-aarch64-linux-gnu): run sbl-instrument/tests/setup-fixtures-deps.sh");
-}
-
-fn run(cmd: &mut Command) {
-    let st = cmd.status().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(st.success(), "{cmd:?} failed");
-}
 
 fn build_big_elf(dir: &Path, mib: usize) -> PathBuf {
     let blob = dir.join("blob.bin");
@@ -46,21 +35,8 @@ fn build_big_elf(dir: &Path, mib: usize) -> PathBuf {
     let out = dir.join("big.elf");
     run(Command::new(tool("aarch64-linux-gnu-gcc"))
         .current_dir(dir)
-        .args([
-            "-O2",
-            "-ffreestanding",
-            "-nostdlib",
-            "-static",
-            "-Wl,--build-id=sha1",
-        ])
-        .args([
-            "-Wl,-Ttext=0x80080000",
-            "-Wl,-e,_start",
-            "-o",
-            "big.elf",
-            src,
-            "blob.o",
-        ]));
+        .args(A53_FLAGS)
+        .args(["-o", "big.elf", src, "blob.o"]));
     std::fs::remove_file(&blob).ok();
     out
 }

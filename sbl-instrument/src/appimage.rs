@@ -4,8 +4,8 @@
 
 use crate::bytes::View;
 use crate::error::{Error, Result};
-use crate::inspect::{describe, Hint};
-use crate::model::Component;
+use crate::model::{Component, Hint};
+use crate::nested::Nested;
 
 /// "MSTR", little-endian.
 pub const MSTR_MAGIC: u32 = 0x5254_534D;
@@ -17,7 +17,7 @@ pub const RPRC_MAGIC: u32 = 0x4352_5052;
 pub const MAX_INPUT_FILES: u32 = 16;
 
 /// Walk an `MSTR` multicore appimage into `c`.
-pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()> {
+pub(crate) fn walk(c: &mut Component, view: View<'_>, nested: Nested) -> Result<()> {
     let num = view.u32le(4, "appimage meta header num_files")?;
     let dev_id = view.u32le(8, "appimage meta header dev_id")?;
     c.detail("num_files", num);
@@ -71,7 +71,7 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
             .find(|s| *s > *off)
             .unwrap_or(view.len());
         let sub = view.sub(*off, end - off, &format!("appimage image #{i}"))?;
-        let mut ic = describe(&format!("core-{core}"), sub, depth + 1, Hint::None);
+        let mut ic = nested.part(&format!("core-{core}"), sub, Hint::None)?;
         ic.detail("core_id", *core);
         c.components.push(ic);
     }

@@ -8,8 +8,8 @@ use serde_json::json;
 
 use crate::bytes::View;
 use crate::error::{Error, Result};
-use crate::inspect::{describe, Hint};
-use crate::model::Component;
+use crate::model::{Component, Hint};
+use crate::nested::Nested;
 
 /// Sub-header magic of the RM resource-assignment block, followed by its entries.
 pub const RESASG_MAGIC: u16 = 0x7B25;
@@ -163,7 +163,7 @@ pub(crate) fn walk_single(c: &mut Component, view: View<'_>) -> Result<()> {
 }
 
 /// Walk a combined board configuration into `c`.
-pub(crate) fn walk_combined(c: &mut Component, view: View<'_>, depth: usize) -> Result<()> {
+pub(crate) fn walk_combined(c: &mut Component, view: View<'_>, nested: Nested) -> Result<()> {
     let n = view.u8(0, "combined board config header num_elems")?;
     let rev = view.u8(1, "combined board config header sw_rev")?;
     c.detail("num_elems", n);
@@ -184,7 +184,7 @@ pub(crate) fn walk_combined(c: &mut Component, view: View<'_>, depth: usize) -> 
         }
         let name = combined_type_name(t);
         let sub = view.sub(off, size, &format!("combined board config {name} blob"))?;
-        let mut bc = describe(&name, sub, depth + 1, Hint::Boardcfg);
+        let mut bc = nested.part(&name, sub, Hint::Boardcfg)?;
         bc.detail("type", t);
         bc.detail("devgrp", devgrp);
         c.components.push(bc);

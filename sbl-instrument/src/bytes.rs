@@ -1,8 +1,11 @@
-//! Bounds-checked little/big-endian reads over a byte slice, with errors naming the structure.
+//! Bounds-checked little/big-endian reads over a byte slice, and the checked arithmetic every
+//! offset, size and address read from the input goes through, with errors naming the structure.
 
 use crate::error::{Error, Result};
 
-/// A view of part of a file: `data` starts at file offset `base`.
+/// A view of part of a file: `data` starts at file offset `base`. A view lies inside the file,
+/// so `base + off` cannot overflow for an `off` already read or checked inside it; any other
+/// offset goes through [`View::at`], [`add`] or [`mul`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct View<'a> {
     pub data: &'a [u8],
@@ -18,13 +21,18 @@ impl<'a> View<'a> {
         self.data.len() as u64
     }
 
+    /// The file offset of `off` (relative to this view): `base + off`, checked.
+    pub fn at(&self, off: u64, structure: &str) -> Result<u64> {
+        add(self.base, off, structure, self.base)
+    }
+
     /// `len` bytes at `off` (relative to this view).
     pub fn slice(&self, off: u64, len: u64, structure: &str) -> Result<&'a [u8]> {
         let avail = self.len().saturating_sub(off);
         if off > self.len() || len > avail {
             return Err(Error::truncated(
                 structure,
-                self.base.saturating_add(off),
+                self.at(off, structure)?,
                 len,
                 avail,
             ));
@@ -34,7 +42,8 @@ impl<'a> View<'a> {
 
     /// A sub-view of `len` bytes at `off`.
     pub fn sub(&self, off: u64, len: u64, structure: &str) -> Result<View<'a>> {
-        Ok(View::new(self.slice(off, len, structure)?, self.base + off))
+        let data = self.slice(off, len, structure)?;
+        Ok(View::new(data, self.at(off, structure)?))
     }
 
     fn arr<const N: usize>(&self, off: u64, structure: &str) -> Result<[u8; N]> {
@@ -59,6 +68,19 @@ impl<'a> View<'a> {
     pub fn u32be(&self, off: u64, structure: &str) -> Result<u32> {
         Ok(u32::from_be_bytes(self.arr(off, structure)?))
     }
+}
+
+/// `a + b` for offsets, sizes and addresses read from the input: an overflow is
+/// [`Error::Overflow`] naming `structure` at file offset `offset`.
+pub(crate) fn add(a: u64, b: u64, structure: &str, offset: u64) -> Result<u64> {
+    a.checked_add(b)
+        .ok_or_else(|| Error::overflow(structure, offset, a, '+', b))
+}
+
+/// `a * b` for counts and sizes read from the input: an overflow is [`Error::Overflow`].
+pub(crate) fn mul(a: u64, b: u64, structure: &str, offset: u64) -> Result<u64> {
+    a.checked_mul(b)
+        .ok_or_else(|| Error::overflow(structure, offset, a, '*', b))
 }
 
 /// Read a little-endian u32 at `off` if the slice is long enough.

@@ -8,23 +8,9 @@ use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
 use object::{Endianness, FileKind};
 use serde_json::{json, Value};
 
-use crate::bytes::{c_str, hex, View};
+use crate::bytes::{add, c_str, hex, View};
 use crate::error::{Error, Result};
 use crate::model::Component;
-
-/// Symbols beyond the SBL profile ones (see [`crate::profile`]) whose address and size
-/// `inspect` reports when present.
-pub const OTHER_SYMBOLS_OF_INTEREST: &[&str] = &["version_string", "main", "_start"];
-
-/// Every symbol `inspect` reports when present: the SBL profile symbols and the others.
-pub fn symbols_of_interest() -> Vec<&'static str> {
-    crate::profile::PDK_SYMBOLS
-        .iter()
-        .chain(crate::profile::MCU_SYMBOLS)
-        .chain(OTHER_SYMBOLS_OF_INTEREST)
-        .copied()
-        .collect()
-}
 
 /// One program header.
 #[derive(Clone, Debug)]
@@ -161,15 +147,15 @@ impl ElfInfo {
     pub fn file_offset_of(&self, addr: u64) -> Option<(u64, u64)> {
         if let Some(s) = self.section_at(addr) {
             let d = addr - s.addr;
-            return Some((s.offset + d, s.size - d));
+            return Some((s.offset.checked_add(d)?, s.size - d));
         }
         self.segments
             .iter()
             .filter(|p| p.p_type == elf::PT_LOAD)
             .find(|p| addr >= p.vaddr && addr - p.vaddr < p.file_size)
-            .map(|p| {
+            .and_then(|p| {
                 let d = addr - p.vaddr;
-                (p.offset + d, p.file_size - d)
+                Some((p.offset.checked_add(d)?, p.file_size - d))
             })
     }
 
@@ -215,9 +201,10 @@ fn parse_generic<E: FileHeader<Endian = Endianness>>(
     let base = view.base;
     let hdr = E::parse(data).map_err(|e| elf_err(base, "header", e))?;
     let endian = hdr.endian().map_err(|e| elf_err(base, "header", e))?;
+    let phoff = view.at(hdr.e_phoff(endian).into(), "ELF header e_phoff")?;
     let phdrs = hdr
         .program_headers(endian, data)
-        .map_err(|e| elf_err(base + hdr.e_phoff(endian).into(), "program header table", e))?;
+        .map_err(|e| elf_err(phoff, "program header table", e))?;
     let segments = phdrs
         .iter()
         .enumerate()
@@ -232,10 +219,10 @@ fn parse_generic<E: FileHeader<Endian = Endianness>>(
             paddr: p.p_paddr(endian).into(),
         })
         .collect::<Vec<_>>();
-    let shoff: u64 = hdr.e_shoff(endian).into();
+    let shoff = view.at(hdr.e_shoff(endian).into(), "ELF header e_shoff")?;
     let table = hdr
         .sections(endian, data)
-        .map_err(|e| elf_err(base + shoff, "section header table", e))?;
+        .map_err(|e| elf_err(shoff, "section header table", e))?;
     let mut sections = Vec::with_capacity(table.len());
     let mut build_id = None;
     for (index, s) in table.iter().enumerate() {
@@ -315,10 +302,9 @@ fn flags_str(f: u32) -> String {
 }
 
 /// Walk an ELF image into `c`: one component per `PT_LOAD` segment (holding its allocated
-/// sections), headers and symbols of interest in `details`.
-pub(crate) fn walk(c: &mut Component, view: View<'_>) -> Result<()> {
-    let info = ElfInfo::parse(view, &symbols_of_interest())?;
-    let base = view.base;
+/// sections), headers and the `wanted` symbols that are present in `details`.
+pub(crate) fn walk(c: &mut Component, view: View<'_>, wanted: &[&str]) -> Result<()> {
+    let info = ElfInfo::parse(view, wanted)?;
     c.entry = Some(info.entry);
     c.detail("class", info.bits);
     c.detail("endian", if info.little_endian { "little" } else { "big" });
@@ -337,15 +323,18 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>) -> Result<()> {
         c.detail("build_id", b.clone());
     }
     c.detail("symbol_count", info.symbol_count);
-    let secs: Vec<Value> = info
+    let secs = info
         .sections
         .iter()
         .filter(|s| s.index != 0)
         .map(|s| {
-            json!({"name": s.name, "type": s.sh_type, "addr": s.addr, "offset": base + s.offset,
-                   "size": s.size, "alloc": s.alloc(), "file_backed": s.file_backed()})
+            let offset = view.at(s.offset, &format!("ELF section #{} sh_offset", s.index))?;
+            Ok(
+                json!({"name": s.name, "type": s.sh_type, "addr": s.addr, "offset": offset,
+                      "size": s.size, "alloc": s.alloc(), "file_backed": s.file_backed()}),
+            )
         })
-        .collect();
+        .collect::<Result<Vec<Value>>>()?;
     c.detail("sections", secs);
     let mut syms = serde_json::Map::new();
     for (name, s) in &info.symbols {
@@ -369,38 +358,48 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>) -> Result<()> {
     }
     let file_len = view.len();
     for seg in info.segments.iter().filter(|p| p.p_type == elf::PT_LOAD) {
+        let st = format!("ELF segment LOAD[{}]", seg.index);
+        let seg_off = view.at(seg.offset, &st)?;
         let mut sc = Component::new(
             format!("LOAD[{}]", seg.index),
             "elf-segment",
-            base + seg.offset,
+            seg_off,
             seg.file_size,
         );
         sc.load_addr = Some(seg.paddr);
         sc.detail("vaddr", seg.vaddr);
         sc.detail("mem_size", seg.mem_size);
         sc.detail("flags", flags_str(seg.flags));
-        if seg.offset.saturating_add(seg.file_size) > file_len {
+        if add(seg.offset, seg.file_size, &st, seg_off)? > file_len {
             return Err(Error::truncated(
-                format!("ELF segment LOAD[{}]", seg.index),
-                base + seg.offset,
+                st,
+                seg_off,
                 seg.file_size,
                 file_len.saturating_sub(seg.offset),
             ));
         }
+        let mem_end = add(
+            seg.vaddr,
+            seg.mem_size,
+            "ELF segment p_vaddr + p_memsz",
+            seg_off,
+        )?;
         for s in info
             .sections
             .iter()
             .filter(|s| s.alloc() && s.sh_type != elf::SHT_NULL)
         {
             let in_mem = s.addr >= seg.vaddr
-                && s.addr.saturating_add(s.size) <= seg.vaddr.saturating_add(seg.mem_size)
-                && (s.size > 0 || s.addr < seg.vaddr.saturating_add(seg.mem_size));
+                && s.addr.checked_add(s.size).is_some_and(|end| end <= mem_end)
+                && (s.size > 0 || s.addr < mem_end);
             if !in_mem {
                 continue;
             }
+            let sst = format!("ELF section #{} ({})", s.index, s.name);
             let fsize = if s.file_backed() { s.size } else { 0 };
-            let mut ss = Component::new(s.name.clone(), "elf-section", base + s.offset, fsize);
-            ss.load_addr = Some(seg.paddr.wrapping_add(s.addr - seg.vaddr));
+            let sec_off = view.at(s.offset, &sst)?;
+            let mut ss = Component::new(s.name.clone(), "elf-section", sec_off, fsize);
+            ss.load_addr = Some(add(seg.paddr, s.addr - seg.vaddr, &sst, sec_off)?);
             if !s.file_backed() {
                 ss.detail("mem_size", s.size);
             }
@@ -423,7 +422,7 @@ fn find_uboot_version(info: &ElfInfo, data: &[u8]) -> Option<String> {
     {
         let start = usize::try_from(s.offset).ok()?;
         let len = usize::try_from(s.size.min(16 << 20)).ok()?;
-        let Some(bytes) = data.get(start..start.saturating_add(len)) else {
+        let Some(bytes) = start.checked_add(len).and_then(|end| data.get(start..end)) else {
             continue;
         };
         if let Some(pos) = bytes.windows(NEEDLE.len()).position(|w| w == NEEDLE) {

@@ -41,6 +41,21 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// An offset, size or address computed from the input does not fit in 64 bits: the input
+    /// is malformed (a hostile or corrupt header), and no wrapped value is used.
+    #[error("{structure} at offset {offset:#x}: {a:#x} {op} {b:#x} overflows 64 bits")]
+    Overflow {
+        /// What was being read.
+        structure: String,
+        /// File offset of the structure (or of the offending field).
+        offset: u64,
+        /// Left operand.
+        a: u64,
+        /// `+` or `*`.
+        op: char,
+        /// Right operand.
+        b: u64,
+    },
     /// A symbol needed by the command is not in the ELF symbol table.
     #[error("symbol `{0}` not found in the ELF symbol table")]
     SymbolNotFound(String),
@@ -83,6 +98,17 @@ impl Error {
             offset,
             needed,
             available,
+        }
+    }
+
+    /// Build a [`Error::Overflow`].
+    pub fn overflow(structure: impl Into<String>, offset: u64, a: u64, op: char, b: u64) -> Self {
+        Error::Overflow {
+            structure: structure.into(),
+            offset,
+            a,
+            op,
+            b,
         }
     }
 

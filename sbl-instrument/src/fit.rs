@@ -4,12 +4,12 @@
 
 use serde_json::{json, Value};
 
-use crate::bytes::View;
+use crate::bytes::{add, View};
 use crate::error::{Error, Result};
 use crate::fdt::{as_num, as_str, as_str_list, Fdt, Node};
 use crate::hashes;
-use crate::inspect::{describe, Hint};
-use crate::model::Component;
+use crate::model::{Component, Hint};
+use crate::nested::Nested;
 
 pub use crate::fdt::FDT_MAGIC;
 
@@ -50,7 +50,7 @@ fn num_prop(fdt: &Fdt<'_>, n: &Node, name: &str, what: &str) -> Result<Option<u6
 }
 
 /// Walk a FIT image into `c`.
-pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()> {
+pub(crate) fn walk(c: &mut Component, view: View<'_>, nested: Nested) -> Result<()> {
     let fdt = Fdt::parse(view)?;
     let base = view.base;
     c.detail("fdt_size", fdt.total_size);
@@ -78,7 +78,13 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
                 )
             })?;
             if let Some(o) = num_prop(&fdt, img, "data-offset", &what)? {
-                (ext_base.saturating_add(o), dsize, "external")
+                let at = add(
+                    ext_base,
+                    o,
+                    &format!("FIT image node {what} data-offset"),
+                    base,
+                )?;
+                (at, dsize, "external")
             } else if let Some(o) = num_prop(&fdt, img, "data-position", &what)? {
                 (o, dsize, "external")
             } else {
@@ -90,12 +96,7 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
             }
         };
         let sub = view.sub(off, size, &format!("FIT image node {what} data"))?;
-        let mut ic = describe(
-            &img.name,
-            sub,
-            depth + 1,
-            hint_for(&img.name, desc.as_deref()),
-        );
+        let mut ic = nested.part(&img.name, sub, hint_for(&img.name, desc.as_deref()))?;
         ic.load_addr = num_prop(&fdt, img, "load", &what)?;
         ic.entry = num_prop(&fdt, img, "entry", &what)?;
         if let Some(d) = desc {

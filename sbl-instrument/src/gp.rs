@@ -4,8 +4,8 @@
 
 use crate::bytes::{peek_u32be, peek_u32le, View};
 use crate::error::{Error, Result};
-use crate::inspect::{describe, Format, Hint};
-use crate::model::Component;
+use crate::model::{Component, Format, Hint};
+use crate::nested::Nested;
 
 const TOC_SIZE: u64 = 0x200;
 
@@ -14,18 +14,19 @@ pub fn looks_like_omap_image(data: &[u8]) -> bool {
     data.len() > 0x208 && data.get(0x14..0x1e) == Some(b"CHSETTINGS")
 }
 
-fn plausible_gp(size: u32, load: u32, avail: usize) -> bool {
+fn plausible_gp(size: u32, load: u32, avail: u64) -> bool {
     // On-chip SRAM load addresses of OMAP3/AM335x/AM437x/DRA7 ROMs, Keystone 2 MSMC SRAM.
     let sram =
         (0x4020_0000..0x4040_0000).contains(&load) || (0x0c00_0000..0x0c60_0000).contains(&load);
-    let size = size as usize;
-    // mkimage's omapimage counts the 8-byte GP header in `size`.
+    let size = u64::from(size);
+    // mkimage's omapimage counts the 8-byte GP header in `size`. Both sides are file sizes
+    // plus small constants: far from overflowing a u64.
     sram && size > 0 && size <= avail + 8 && size + 4096 >= avail
 }
 
 /// Read a GP header at `off`: (size, load, big_endian), trying little then big endian.
 fn gp_header(data: &[u8], off: usize) -> Option<(u32, u32, bool)> {
-    let avail = data.len().saturating_sub(off + 8);
+    let avail = (data.len() as u64).saturating_sub(off as u64 + 8);
     let le = (peek_u32le(data, off)?, peek_u32le(data, off + 4)?);
     if plausible_gp(le.0, le.1, avail) {
         return Some((le.0, le.1, false));
@@ -43,7 +44,7 @@ pub fn looks_like_gp_image(data: &[u8]) -> bool {
 }
 
 /// Walk an OMAP image (TOC + GP header) or a bare GP image into `c`.
-pub(crate) fn walk(c: &mut Component, view: View<'_>, fmt: Format, depth: usize) -> Result<()> {
+pub(crate) fn walk(c: &mut Component, view: View<'_>, fmt: Format, nested: Nested) -> Result<()> {
     let gp_off = if fmt == Format::OmapImage {
         let mut toc = Component::new("toc", "omap-toc", view.base, TOC_SIZE);
         let mut items = Vec::new();
@@ -85,7 +86,7 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, fmt: Format, depth: usize)
         8,
     ));
     let sub = view.sub(gp_off + 8, size, "GP header payload (size)")?;
-    let mut spl = describe("spl", sub, depth + 1, Hint::None);
+    let mut spl = nested.part("spl", sub, Hint::None)?;
     spl.load_addr = Some(u64::from(load));
     spl.entry = Some(u64::from(load));
     c.components.push(spl);

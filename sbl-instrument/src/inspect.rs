@@ -1,4 +1,6 @@
-//! Format detection and the recursive walk behind `inspect`.
+//! Format detection and the recursive walk behind `inspect`: the dispatcher from a [`Format`]
+//! to its walker. Container walkers reach back here only through `Nested`, which carries
+//! `describe` down to them.
 
 use std::fs::File;
 use std::path::Path;
@@ -7,76 +9,25 @@ use memmap2::Mmap;
 
 use crate::bytes::{peek_u32be, peek_u32le, View};
 use crate::error::{Error, Result};
-use crate::model::{Component, Image};
-use crate::{appimage, boardcfg, elf, fit, gp, kernel, uimage, x509};
+use crate::model::{Component, Format, Hint, Image};
+use crate::nested::Nested;
+use crate::{appimage, boardcfg, elf, fit, gp, kernel, profile, uimage, x509};
 
 /// Nesting limit of the recursive walk (a FIT in a certificate in a FIT ... stops here).
 pub const MAX_DEPTH: usize = 8;
 
-/// What the container says a part is, when its bytes alone cannot tell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hint {
-    /// Nothing known: detect from the bytes.
-    None,
-    /// A single TISCI board configuration (board/pm/rm/sec).
-    Boardcfg,
-    /// A combined board configuration (`combined-tifs-cfg.bin`, `combined-dm-cfg.bin`).
-    BoardcfgCombined,
-}
+/// Symbols beyond the SBL profile ones whose address and size `inspect` reports when present.
+pub const OTHER_SYMBOLS_OF_INTEREST: &[&str] = &["version_string", "main", "_start"];
 
-/// Formats `inspect` recognises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// ELF 32/64.
-    Elf,
-    /// DER X.509 certificate carrying TI extensions, then its payload.
-    TiX509,
-    /// Flattened image tree (FIT): an FDT with `/images`.
-    Fit,
-    /// A plain flattened device tree.
-    Dtb,
-    /// TI PDK multicore appimage (`MSTR`).
-    Appimage,
-    /// TI remoteproc image (`RPRC`).
-    Rprc,
-    /// Legacy U-Boot image.
-    UImage,
-    /// ARM64 Linux `Image`.
-    Arm64Image,
-    /// ARM 32-bit Linux `zImage`.
-    ZImage,
-    /// OMAP/AM335x boot image with a CH TOC (`MLO` as `mkimage -T omapimage` writes it).
-    OmapImage,
-    /// AM335x GP header image (`mkimage -T gpimage`).
-    GpImage,
-    /// Combined TISCI board configuration.
-    BoardcfgCombined,
-    /// Single TISCI board configuration.
-    Boardcfg,
-    /// Anything else.
-    Raw,
-}
-
-impl Format {
-    /// The name used in the JSON `format` field.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Elf => "elf",
-            Format::TiX509 => "ti-x509",
-            Format::Fit => "fit",
-            Format::Dtb => "dtb",
-            Format::Appimage => "ti-appimage",
-            Format::Rprc => "rprc",
-            Format::UImage => "uimage",
-            Format::Arm64Image => "arm64-image",
-            Format::ZImage => "zimage",
-            Format::OmapImage => "omap-image",
-            Format::GpImage => "ti-gp-image",
-            Format::BoardcfgCombined => "ti-boardcfg-combined",
-            Format::Boardcfg => "ti-boardcfg",
-            Format::Raw => "raw",
-        }
-    }
+/// Every symbol `inspect` reports for an ELF when present: the SBL profile symbols and the
+/// others.
+pub fn symbols_of_interest() -> Vec<&'static str> {
+    profile::PDK_SYMBOLS
+        .iter()
+        .chain(profile::MCU_SYMBOLS)
+        .chain(OTHER_SYMBOLS_OF_INTEREST)
+        .copied()
+        .collect()
 }
 
 /// Detect the format of `data` (with an optional hint from the container or file name).
@@ -136,36 +87,40 @@ pub fn detect(data: &[u8], hint: Hint) -> Format {
 
 /// Walk `view` as `fmt` into `c` (whose format, offset and size are already set).
 pub(crate) fn walk(c: &mut Component, view: View<'_>, fmt: Format, depth: usize) -> Result<()> {
+    let nested = Nested::new(depth, describe);
     match fmt {
-        Format::Elf => elf::walk(c, view),
-        Format::TiX509 => x509::walk(c, view, depth),
-        Format::Fit => fit::walk(c, view, depth),
+        Format::Elf => elf::walk(c, view, &symbols_of_interest()),
+        Format::TiX509 => x509::walk(c, view, nested),
+        Format::Fit => fit::walk(c, view, nested),
         Format::Dtb => fit::walk_dtb(c, view),
-        Format::Appimage => appimage::walk(c, view, depth),
+        Format::Appimage => appimage::walk(c, view, nested),
         Format::Rprc => appimage::walk_rprc(c, view),
-        Format::UImage => uimage::walk(c, view, depth),
+        Format::UImage => uimage::walk(c, view, nested),
         Format::Arm64Image => kernel::walk_arm64(c, view),
         Format::ZImage => kernel::walk_zimage(c, view),
-        Format::OmapImage | Format::GpImage => gp::walk(c, view, fmt, depth),
-        Format::BoardcfgCombined => boardcfg::walk_combined(c, view, depth),
+        Format::OmapImage | Format::GpImage => gp::walk(c, view, fmt, nested),
+        Format::BoardcfgCombined => boardcfg::walk_combined(c, view, nested),
         Format::Boardcfg => boardcfg::walk_single(c, view),
         Format::Raw => Ok(()),
     }
 }
 
 /// Build the component for a nested part: detect, walk, and keep a failure of the nested walk
-/// as a warning (the container itself was well formed).
-pub(crate) fn describe(name: &str, view: View<'_>, depth: usize, hint: Hint) -> Component {
+/// as a warning (the container itself was well formed). An arithmetic overflow is the
+/// exception: it marks a hostile header, and the whole file is rejected with it.
+pub(crate) fn describe(name: &str, view: View<'_>, depth: usize, hint: Hint) -> Result<Component> {
     let fmt = if depth >= MAX_DEPTH {
         Format::Raw
     } else {
         detect(view.data, hint)
     };
     let mut c = Component::new(name, fmt.name(), view.base, view.len());
-    if let Err(e) = walk(&mut c, view, fmt, depth) {
-        c.warnings.push(e.to_string());
+    match walk(&mut c, view, fmt, depth) {
+        Ok(()) => {}
+        Err(e @ Error::Overflow { .. }) => return Err(e),
+        Err(e) => c.warnings.push(e.to_string()),
     }
-    c
+    Ok(c)
 }
 
 fn hint_from_name(name: &str) -> Hint {

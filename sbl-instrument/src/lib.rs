@@ -29,6 +29,7 @@ pub mod inspect;
 pub mod kernel;
 pub mod media;
 pub mod model;
+mod nested;
 pub mod patch;
 pub mod profile;
 pub mod table;
@@ -37,8 +38,10 @@ pub mod x509;
 
 pub use bytes::hex;
 pub use error::{Error, Result};
-pub use inspect::{detect, inspect_as, inspect_bytes, inspect_path, Format, Mapped};
-pub use model::{Component, HashCheck, HashStatus, Image, InspectReport, IMAGE_SCHEMA};
+pub use inspect::{detect, inspect_as, inspect_bytes, inspect_path, Mapped};
+pub use model::{
+    Component, Format, HashCheck, HashStatus, Hint, Image, InspectReport, IMAGE_SCHEMA,
+};
 
 /// Inspect several files into the `perfguide/image/v1` document.
 pub fn inspect_paths<P: AsRef<std::path::Path>>(paths: &[P]) -> Result<InspectReport> {

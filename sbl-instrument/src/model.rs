@@ -1,4 +1,5 @@
-//! The data model of `inspect` and its JSON contract `perfguide/image/v1`.
+//! The data model of `inspect` and its JSON contract `perfguide/image/v1`, and the formats it
+//! names.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -136,6 +137,72 @@ impl InspectReport {
         InspectReport {
             schema: IMAGE_SCHEMA.to_string(),
             images,
+        }
+    }
+}
+
+/// What the container says a part is, when its bytes alone cannot tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Nothing known: detect from the bytes.
+    None,
+    /// A single TISCI board configuration (board/pm/rm/sec).
+    Boardcfg,
+    /// A combined board configuration (`combined-tifs-cfg.bin`, `combined-dm-cfg.bin`).
+    BoardcfgCombined,
+}
+
+/// Formats `inspect` recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// ELF 32/64.
+    Elf,
+    /// DER X.509 certificate carrying TI extensions, then its payload.
+    TiX509,
+    /// Flattened image tree (FIT): an FDT with `/images`.
+    Fit,
+    /// A plain flattened device tree.
+    Dtb,
+    /// TI PDK multicore appimage (`MSTR`).
+    Appimage,
+    /// TI remoteproc image (`RPRC`).
+    Rprc,
+    /// Legacy U-Boot image.
+    UImage,
+    /// ARM64 Linux `Image`.
+    Arm64Image,
+    /// ARM 32-bit Linux `zImage`.
+    ZImage,
+    /// OMAP/AM335x boot image with a CH TOC (`MLO` as `mkimage -T omapimage` writes it).
+    OmapImage,
+    /// AM335x GP header image (`mkimage -T gpimage`).
+    GpImage,
+    /// Combined TISCI board configuration.
+    BoardcfgCombined,
+    /// Single TISCI board configuration.
+    Boardcfg,
+    /// Anything else.
+    Raw,
+}
+
+impl Format {
+    /// The name used in the JSON `format` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Elf => "elf",
+            Format::TiX509 => "ti-x509",
+            Format::Fit => "fit",
+            Format::Dtb => "dtb",
+            Format::Appimage => "ti-appimage",
+            Format::Rprc => "rprc",
+            Format::UImage => "uimage",
+            Format::Arm64Image => "arm64-image",
+            Format::ZImage => "zimage",
+            Format::OmapImage => "omap-image",
+            Format::GpImage => "ti-gp-image",
+            Format::BoardcfgCombined => "ti-boardcfg-combined",
+            Format::Boardcfg => "ti-boardcfg",
+            Format::Raw => "raw",
         }
     }
 }

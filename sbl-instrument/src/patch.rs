@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bytes::hex;
+use crate::bytes::{add, hex};
 use crate::elf::ElfInfo;
 use crate::error::{Error, Result};
 
@@ -195,11 +195,11 @@ pub fn plan(data: &[u8], sets: &[Assignment]) -> Result<Vec<Change>> {
             )));
         }
         let rel = if info.e_type == object::elf::ET_REL {
-            sym.value
+            Some(sym.value)
         } else {
-            sym.value.wrapping_sub(sec.addr)
+            sym.value.checked_sub(sec.addr)
         };
-        if rel > sec.size || sym.size > sec.size - rel {
+        let Some(rel) = rel.filter(|r| *r <= sec.size && sym.size <= sec.size - r) else {
             return Err(Error::malformed(
                 format!("ELF symbol {}", a.symbol),
                 sec.offset,
@@ -208,10 +208,14 @@ pub fn plan(data: &[u8], sets: &[Assignment]) -> Result<Vec<Change>> {
                     sym.value, sym.size, sec.name
                 ),
             ));
-        }
-        let offset = sec.offset + rel;
-        let old = data
-            .get(offset as usize..(offset + sym.size) as usize)
+        };
+        let st = format!("ELF symbol {}", a.symbol);
+        let offset = add(sec.offset, rel, &st, sec.offset)?;
+        let end = add(offset, sym.size, &st, offset)?;
+        let old = usize::try_from(offset)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(o, e)| data.get(o..e))
             .ok_or_else(|| {
                 Error::truncated(
                     format!("ELF symbol {} data", a.symbol),

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bytes::mul;
 use crate::elf::{ElfInfo, Symbol};
 use crate::error::{Error, Result};
 
@@ -231,7 +232,9 @@ struct Dump<'a> {
 impl Dump<'_> {
     fn contains(&self, addr: u64, len: u64) -> bool {
         addr >= self.base
-            && addr.saturating_sub(self.base).saturating_add(len) <= self.data.len() as u64
+            && (addr - self.base)
+                .checked_add(len)
+                .is_some_and(|end| end <= self.data.len() as u64)
     }
     fn read(&self, addr: u64, len: u64, what: &str) -> Result<&[u8]> {
         if addr < self.base {
@@ -298,7 +301,8 @@ pub fn extract(elf_data: &[u8], dump: &[u8], base: u64, cpu_mhz: Option<f64>) ->
             let log = sym("sblProfileLog")
                 .ok_or_else(|| Error::SymbolNotFound("sblProfileLog".into()))?;
             let cap = map.capacity;
-            let bytes = d.read(log.addr, cap * map.entry_size, "sblProfileLog")?;
+            let log_len = mul(cap, map.entry_size, "sblProfileLog (capacity)", log.addr)?;
+            let bytes = d.read(log.addr, log_len, "sblProfileLog")?;
             let read_u32 = |name: &str, out: &mut Extracted| -> Option<u64> {
                 let s = sym(name)?;
                 if !d.contains(s.addr, 4) {

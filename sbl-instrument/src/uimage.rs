@@ -4,8 +4,8 @@
 use crate::bytes::View;
 use crate::error::Result;
 use crate::hashes;
-use crate::inspect::{describe, Hint};
-use crate::model::Component;
+use crate::model::{Component, Hint};
+use crate::nested::Nested;
 
 /// Legacy image magic.
 pub const IH_MAGIC: u32 = 0x2705_1956;
@@ -54,7 +54,7 @@ fn comp_name(v: u8) -> String {
 }
 
 /// Walk a legacy uImage into `c`.
-pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()> {
+pub(crate) fn walk(c: &mut Component, view: View<'_>, nested: Nested) -> Result<()> {
     let hdr = view.slice(0, HDR, "uImage header")?;
     let hcrc = view.u32be(4, "uImage header")?;
     let time = view.u32be(8, "uImage header")?;
@@ -99,12 +99,12 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
         for (i, s) in sizes.iter().enumerate() {
             let sub = data.sub(p, *s, &format!("uImage multi-file image #{i}"))?;
             dc.components
-                .push(describe(&format!("image-{i}"), sub, depth + 1, Hint::None));
+                .push(nested.part(&format!("image-{i}"), sub, Hint::None)?);
             p = (p + s + 3) & !3;
         }
         dc.format = "uimage-multi".into();
     } else if comp == 0 {
-        let inner = describe("data", data, depth + 1, Hint::None);
+        let inner = nested.part("data", data, Hint::None)?;
         dc.format = inner.format;
         dc.components = inner.components;
         dc.details = inner.details;

@@ -8,11 +8,11 @@ use x509_parser::der_parser::ber::{BerObject, BerObjectContent};
 use x509_parser::der_parser::der::parse_der;
 use x509_parser::prelude::{FromDer, X509Certificate};
 
-use crate::bytes::{hex, View};
+use crate::bytes::{add, hex, View};
 use crate::error::{Error, Result};
 use crate::hashes;
-use crate::inspect::{describe, Hint};
-use crate::model::Component;
+use crate::model::{Component, Hint};
+use crate::nested::Nested;
 
 /// DER of the OID arc 1.3.6.1.4.1.294.1 (without the last arc), used for cheap detection.
 pub const TI_OID_PREFIX: &[u8] = &[0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x26, 0x01];
@@ -241,7 +241,7 @@ fn decode_ext(arc: &str, value: &[u8], offset: u64, ti: &mut TiExt) -> Result<Va
 
 /// Walk an X.509-wrapped image into `c`: the certificate, then the payload split into the
 /// components the certificate lists, each digest recomputed.
-pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()> {
+pub(crate) fn walk(c: &mut Component, view: View<'_>, nested: Nested) -> Result<()> {
     let base = view.base;
     let cert_len = der_total_len(view.data).ok_or_else(|| {
         Error::malformed("X.509 certificate DER header", base, "not a DER SEQUENCE")
@@ -263,8 +263,8 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
     // The extension values are borrowed from `cert_bytes`, so their offset is computable.
     for ext in cert.extensions() {
         let oid = ext.oid.to_id_string();
-        let voff = base
-            + (ext.value.as_ptr() as usize).saturating_sub(cert_bytes.as_ptr() as usize) as u64;
+        let rel = (ext.value.as_ptr() as usize).saturating_sub(cert_bytes.as_ptr() as usize);
+        let voff = view.at(rel as u64, "X.509 extension value")?;
         if let Some(arc) = oid.strip_prefix("1.3.6.1.4.1.294.1.") {
             exts.push(decode_ext(arc, ext.value, voff, &mut ti)?);
         } else {
@@ -302,19 +302,19 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
                 17 | 18 => Hint::BoardcfgCombined,
                 _ => Hint::None,
             };
-            let mut cc = describe(&name, sub, depth + 1, hint);
+            let mut cc = nested.part(&name, sub, hint)?;
             cc.load_addr = Some(comp.dest_addr);
             cc.detail("comp_type", comp.comp_type);
             cc.detail("boot_core", comp.boot_core);
             cc.detail("comp_opts", comp.comp_opts);
             cc.add_hash(hashes::check(&comp.sha_algo, &comp.sha_value, sub.data));
             c.components.push(cc);
-            used += comp.comp_size;
+            used = add(used, comp.comp_size, &st, payload.base)?;
         }
         c.detail("boot_flow", "combined");
     } else if let Some((cert_type, core, opts, dest, size)) = ti.boot_seq {
         let sub = payload.sub(0, size, "boot_seq image (imageSize)")?;
-        let mut cc = describe("image", sub, depth + 1, Hint::None);
+        let mut cc = nested.part("image", sub, Hint::None)?;
         cc.load_addr = Some(dest);
         cc.detail("cert_type", cert_type);
         cc.detail("boot_core", core);
@@ -327,14 +327,14 @@ pub(crate) fn walk(c: &mut Component, view: View<'_>, depth: usize) -> Result<()
         c.detail("boot_flow", "legacy");
     } else if let Some((algo, val, size)) = &ti.sysfw_integrity {
         let sub = payload.sub(0, *size, "sysfw_image_integrity image (imageSize)")?;
-        let mut cc = describe("image", sub, depth + 1, Hint::None);
+        let mut cc = nested.part("image", sub, Hint::None)?;
         cc.load_addr = ti.sysfw_load;
         cc.add_hash(hashes::check(algo, val, sub.data));
         c.components.push(cc);
         used = *size;
         c.detail("boot_flow", "ti-secure");
     } else if payload.len() > 0 {
-        let cc = describe("payload", payload, depth + 1, Hint::None);
+        let cc = nested.part("payload", payload, Hint::None)?;
         used = payload.len();
         c.components.push(cc);
     }

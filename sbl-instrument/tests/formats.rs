@@ -1,51 +1,11 @@
 //! Formats with no host tool in the distribution (PDK appimage/RPRC, zImage), written by the
 //! test from their documented layouts; the media table and `estimate`.
 
+mod common;
+
+use common::{appimage, rprc, zimage};
 use sbl_instrument::media::{builtin_media, estimate};
 use sbl_instrument::{inspect_bytes, Error, Image};
-
-fn le(v: u32) -> [u8; 4] {
-    v.to_le_bytes()
-}
-
-fn rprc(entry: u32, sections: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RPRC");
-    b.extend_from_slice(&le(entry));
-    b.extend_from_slice(&le(0));
-    b.extend_from_slice(&le(sections.len() as u32));
-    b.extend_from_slice(&le(0));
-    for (addr, data) in sections {
-        b.extend_from_slice(&le(*addr));
-        b.extend_from_slice(&le(0));
-        b.extend_from_slice(&le(data.len() as u32));
-        b.extend_from_slice(&le(0));
-        b.extend_from_slice(&le(0));
-        b.extend_from_slice(data);
-    }
-    b
-}
-
-fn appimage(images: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let n = images.len() as u32;
-    let mut b = Vec::new();
-    b.extend_from_slice(b"MSTR");
-    b.extend_from_slice(&le(n));
-    b.extend_from_slice(&le(0x55)); // dev_id
-    b.extend_from_slice(&le(0));
-    let mut off = 16 + 8 * n + 8;
-    for (core, img) in images {
-        b.extend_from_slice(&le(*core));
-        b.extend_from_slice(&le(off));
-        off += img.len() as u32;
-    }
-    b.extend_from_slice(&le(0));
-    b.extend_from_slice(b"MEND");
-    for (_, img) in images {
-        b.extend_from_slice(img);
-    }
-    b
-}
 
 #[test]
 fn appimage_with_rprc_images() {
@@ -99,11 +59,7 @@ fn appimage_with_rprc_images() {
 
 #[test]
 fn zimage_header() {
-    let mut z = vec![0u8; 0x1000];
-    z[0x24..0x28].copy_from_slice(&le(0x016F2818));
-    z[0x28..0x2C].copy_from_slice(&le(0));
-    z[0x2C..0x30].copy_from_slice(&le(0x1000));
-    z[0x30..0x34].copy_from_slice(&le(0x04030201));
+    let z = zimage(0x1000);
     let c = inspect_bytes("zImage", &z).unwrap();
     assert_eq!(c.format, "zimage");
     assert_eq!(c.details["declared_size"], 0x1000);

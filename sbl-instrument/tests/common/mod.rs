@@ -12,6 +12,17 @@ use std::sync::OnceLock;
 
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 pub const R5_BASE: u64 = 0x41C0_0000;
+/// Compiler flags of the bare-metal AArch64 image built from `a53.c` (the `a53.elf` fixture
+/// and the benchmark's big ELF).
+pub const A53_FLAGS: &[&str] = &[
+    "-O2",
+    "-ffreestanding",
+    "-nostdlib",
+    "-static",
+    "-Wl,--build-id=sha1",
+    "-Wl,-Ttext=0x80080000",
+    "-Wl,-e,_start",
+];
 
 fn package_of(tool: &str) -> &'static str {
     match tool {
@@ -74,6 +85,63 @@ pub fn prng_bytes(seed: u64, n: usize) -> Vec<u8> {
 pub fn sha512_hex(data: &[u8]) -> String {
     use sha2::{Digest, Sha512};
     sbl_instrument::hex(&Sha512::digest(data))
+}
+
+/// `v` as 4 little-endian bytes.
+pub fn le(v: u32) -> [u8; 4] {
+    v.to_le_bytes()
+}
+
+/// A TI remoteproc image: `RPRC` header, then `{addr, rsvd_addr, size, crc, rsvd}` and the
+/// data of each section.
+pub fn rprc(entry: u32, sections: &[(u32, Vec<u8>)]) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RPRC");
+    b.extend_from_slice(&le(entry));
+    b.extend_from_slice(&le(0));
+    b.extend_from_slice(&le(sections.len() as u32));
+    b.extend_from_slice(&le(0));
+    for (addr, data) in sections {
+        b.extend_from_slice(&le(*addr));
+        b.extend_from_slice(&le(0));
+        b.extend_from_slice(&le(data.len() as u32));
+        b.extend_from_slice(&le(0));
+        b.extend_from_slice(&le(0));
+        b.extend_from_slice(data);
+    }
+    b
+}
+
+/// A PDK multicore appimage (`MSTR` meta header, one image per core, `MEND` footer).
+pub fn appimage(images: &[(u32, Vec<u8>)]) -> Vec<u8> {
+    let n = images.len() as u32;
+    let mut b = Vec::new();
+    b.extend_from_slice(b"MSTR");
+    b.extend_from_slice(&le(n));
+    b.extend_from_slice(&le(0x55)); // dev_id
+    b.extend_from_slice(&le(0));
+    let mut off = 16 + 8 * n + 8;
+    for (core, img) in images {
+        b.extend_from_slice(&le(*core));
+        b.extend_from_slice(&le(off));
+        off += img.len() as u32;
+    }
+    b.extend_from_slice(&le(0));
+    b.extend_from_slice(b"MEND");
+    for (_, img) in images {
+        b.extend_from_slice(img);
+    }
+    b
+}
+
+/// A little-endian ARM `zImage` of `len` bytes whose header declares all of it.
+pub fn zimage(len: u32) -> Vec<u8> {
+    let mut z = vec![0u8; len as usize];
+    z[0x24..0x28].copy_from_slice(&le(0x016F2818));
+    z[0x28..0x2C].copy_from_slice(&le(0));
+    z[0x2C..0x30].copy_from_slice(&le(len));
+    z[0x30..0x34].copy_from_slice(&le(0x04030201));
+    z
 }
 
 /// Board configuration blobs written from the U-Boot YAML layouts (J721E board/pm/sec,
@@ -229,14 +297,8 @@ fn build() -> Fixtures {
 
     // AArch64 bare-metal image.
     run(Command::new(&a64)
-        .args([
-            "-O2",
-            "-ffreestanding",
-            "-nostdlib",
-            "-static",
-            "-Wl,--build-id=sha1",
-        ])
-        .args(["-Wl,-Ttext=0x80080000", "-Wl,-e,_start", "-o"])
+        .args(A53_FLAGS)
+        .arg("-o")
         .arg(d.join("a53.elf"))
         .arg(format!("{DATA}/a53.c")));
 
@@ -489,4 +551,61 @@ pub fn nm(nm_tool: &str, elf: &Path, symbol: &str) -> (u64, u64) {
         }
     }
     panic!("{symbol} not in nm output of {}", elf.display());
+}
+
+/// Bytes of R5 MSRAM in the RAM dumps the tests write (from [`R5_BASE`]).
+pub const DUMP_LEN: usize = 0x2000;
+
+/// Store `v` little-endian at R5 address `addr` of a dump.
+pub fn put32(d: &mut [u8], addr: u64, v: u32) {
+    let o = (addr - R5_BASE) as usize;
+    d[o..o + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Address of a `__func__` / name string in the ELF's .rodata.
+pub fn str_addr(elf: &[u8], s: &str) -> u32 {
+    let mut needle = s.as_bytes().to_vec();
+    needle.push(0);
+    find_in_section(elf, ".rodata", &needle).1 as u32
+}
+
+/// A PDK RAM dump and the points recorded in it: (function, line, cycle).
+pub struct PdkDump {
+    pub dump: Vec<u8>,
+    pub points: Vec<(String, u32, u32)>,
+}
+
+/// A RAM dump of the R5 MSRAM as the PDK SBL leaves it: `n` profile points recorded.
+pub fn pdk_dump(elf: &[u8], n: u32) -> PdkDump {
+    let p = fixtures().path("sbl_pdk.xer5f");
+    let (log, _) = nm("arm-none-eabi-nm", &p, "sblProfileLog");
+    let (indx, _) = nm("arm-none-eabi-nm", &p, "sblProfileLogIndx");
+    let (ovf, _) = nm("arm-none-eabi-nm", &p, "sblProfileLogOvrFlw");
+    let (plog, _) = nm("arm-none-eabi-nm", &p, "sblProfileLogAddr");
+    let (pindx, _) = nm("arm-none-eabi-nm", &p, "sblProfileLogIndxAddr");
+    let (povf, _) = nm("arm-none-eabi-nm", &p, "sblProfileLogOvrFlwAddr");
+    let funcs = [
+        "main",
+        "System_init",
+        "Board_init",
+        "SBL_ReadSysfwImage",
+        "SBL_BootImage",
+    ];
+    let mut dump = prng_bytes(99, DUMP_LEN); // RAM is not zero after a run
+    let mut points = Vec::new();
+    for i in 0..n {
+        let name = funcs[(i as usize) % funcs.len()];
+        let (line, cycle) = (40 + i, 1_000_000 + i * 250_000 + i * i);
+        let e = log + 12 * u64::from(i % 256);
+        put32(&mut dump, e, str_addr(elf, name));
+        put32(&mut dump, e + 4, line);
+        put32(&mut dump, e + 8, cycle);
+        points.push((name.to_string(), line, cycle));
+    }
+    put32(&mut dump, indx, n);
+    put32(&mut dump, ovf, u32::from(n > 256));
+    put32(&mut dump, plog, log as u32);
+    put32(&mut dump, pindx, indx as u32);
+    put32(&mut dump, povf, ovf as u32);
+    PdkDump { dump, points }
 }
