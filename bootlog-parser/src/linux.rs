@@ -1,6 +1,7 @@
 //! Linux grammar: printk timestamps, the boot banner, `Run /init`, initcall_debug lines, panics.
 
 use crate::ascii::{eq_mask, word_at};
+use crate::gate::declaration::Gate;
 
 #[cfg(test)]
 use nom::{
@@ -514,6 +515,24 @@ pub enum KernelLine<'a> {
     Panic(&'a str),
 }
 
+/// The lines [`line`] may take (see [`crate::gate`]).
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "Booting Linux",
+        "Uncompressing Linux",
+        "Linux version ",
+        "Kernel command line: ",
+        "Kernel panic - not syncing",
+        "Machine model: ",
+        "Freeing unused kernel",
+        "Run ",
+        "calling ",
+        "initcall ",
+    ],
+    other: None,
+    words: 0,
+};
+
 fn func_name(s: &str) -> &str {
     // A word at a time (names are short: less than a memchr call costs).
     let b = s.as_bytes();
@@ -791,16 +810,18 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
     line_full(m)
 }
 
-/// The second byte of the [`line_full`] messages that start with each first byte (0 for
-/// none), for [`line`]'s two-byte check in one lookup. A text that passes but matches
-/// nothing (a NUL second byte) only costs the full grammar's answer, `None`.
+/// The second byte of the [`GATE`] prefixes that start with each first byte (0 for none),
+/// for [`line`]'s two-byte check in one lookup (no two prefixes share a first byte but with
+/// the same second). A text that passes but matches nothing (a NUL second byte) only costs
+/// the full grammar's answer, `None`.
 static SECOND: [u8; 256] = {
     let mut t = [0u8; 256];
-    let pairs = *b"BoUnLiKeMaFrRucain";
     let mut k = 0;
-    while k < pairs.len() {
-        t[pairs[k] as usize] = pairs[k + 1];
-        k += 2;
+    while k < GATE.prefixes.len() {
+        let p = GATE.prefixes[k].as_bytes();
+        assert!(t[p[0] as usize] == 0 || t[p[0] as usize] == p[1]);
+        t[p[0] as usize] = p[1];
+        k += 1;
     }
     t
 };

@@ -19,6 +19,8 @@ use std::sync::OnceLock;
 
 /// `autoboot` (U-Boot's prompt).
 pub const AUTOBOOT: u8 = 1;
+/// The word of [`AUTOBOOT`].
+pub const AUTOBOOT_WORD: &str = "autoboot";
 /// `oard` (SYSFW board-configuration messages).
 pub const OARD: u8 = 2;
 /// ` reached after ` (systemd-analyze).
@@ -29,7 +31,7 @@ pub const AT: u8 = 8;
 pub const ALL: u8 = AUTOBOOT | OARD | REACHED | AT;
 
 #[cfg(test)]
-const WORDS: [&str; 4] = ["autoboot", "oard", " reached after ", "@"];
+const WORDS: [&str; 4] = [AUTOBOOT_WORD, "oard", " reached after ", "@"];
 
 /// A packed multi-word searcher for the words but `@` (pattern i is bit 1 << i), when the CPU
 /// has the SIMD it needs; `None` otherwise (one memmem pass per word then).
@@ -203,7 +205,7 @@ pub(crate) fn word_at(chunk: &[u8], q: usize) -> u8 {
         b'@' => AT,
         first => match (first, chunk.get(q + 2)) {
             (b'o', Some(b'r')) if is(b"oard", 0) => OARD,
-            (b'o', Some(b'o')) if is(b"autoboot", 3) => AUTOBOOT,
+            (b'o', Some(b'o')) if is(AUTOBOOT_WORD.as_bytes(), 3) => AUTOBOOT,
             (b'a', Some(b'h')) if is(b" reached after ", 3) => REACHED,
             _ => 0,
         },

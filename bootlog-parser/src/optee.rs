@@ -1,5 +1,7 @@
 //! OP-TEE OS grammar (`I/TC:` lines, also those other cores print during later stages).
 
+use crate::gate::declaration::Gate;
+
 /// An OP-TEE line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpteeLine<'a> {
@@ -12,6 +14,15 @@ pub enum OpteeLine<'a> {
     /// Any other OP-TEE line; the text after the prefix.
     Other(&'a str),
 }
+
+/// The lines [`line`] takes (see [`crate::gate`]): a level, then `/TC:` or `/TA:`.
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "I/TC:", "D/TC:", "E/TC:", "F/TC:", "W/TC:", "I/TA:", "D/TA:", "E/TA:", "F/TA:", "W/TA:",
+    ],
+    other: None,
+    words: 0,
+};
 
 /// Classifies a line (leading blanks removed). The level and `/` checked inlined: most lines
 /// the gate lets in (`I`, `D`, `E`, ... words) are turned away without a call.

@@ -1,5 +1,7 @@
 //! Raspberry Pi grammar: the EEPROM bootloader and the VideoCore firmware (start4.elf).
 
+use crate::gate::declaration::Gate;
+
 /// A Raspberry Pi firmware line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RpiLine<'a> {
@@ -11,6 +13,23 @@ pub enum RpiLine<'a> {
     StartingFirmware(&'a str),
     /// `Loaded 'kernel8.img' to 0x80000 size 0x7d6bd0`.
     LoadedKernel(&'a str),
+}
+
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and the `Starting ` lines
+/// whose firmware name follows blanks ([`may_start_firmware`]).
+pub const GATE: Gate = Gate {
+    prefixes: &["RPi: BOOTLOADER", "Firmware: ", "Loaded '", "Starting s"],
+    other: Some((b"S", may_start_firmware)),
+    words: 0,
+};
+
+/// Whether `t` may be a `Starting ` line [`line`] takes: `Starting ` then the `s` of
+/// `start*.elf`, a byte that is no ASCII graphic (a blank before the name), or nothing.
+fn may_start_firmware(t: &str) -> bool {
+    t.starts_with("Starting ")
+        && t.as_bytes()
+            .get(9)
+            .map_or(true, |&c| c == b's' || !c.is_ascii_graphic())
 }
 
 /// The first word after the first `key` in `s`: the key found by a `memchr` for its first
@@ -34,12 +53,9 @@ pub fn line(t: &str) -> Option<RpiLine<'_>> {
     ) {
         return None;
     }
-    // `Starting ` then an ASCII byte that is neither a blank nor the `s` of `start*.elf`
-    // (most `Starting ...` lines): no match, said without a call.
-    if let Some(&c) = t.as_bytes().get(9) {
-        if c != b's' && c.is_ascii_graphic() && t.starts_with("Starting ") {
-            return None;
-        }
+    // Most `Starting ...` lines: no match, said without a call.
+    if t.as_bytes()[0] == b'S' && !may_start_firmware(t) {
+        return None;
     }
     line_full(t)
 }

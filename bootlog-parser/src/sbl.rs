@@ -2,6 +2,7 @@
 //! `[BOOTLOADER PROFILE]` / `[KPI]` lines, the SBL revision and hand-off lines.
 
 use crate::ascii;
+use crate::gate::declaration::Gate;
 use nom::{
     bytes::complete::{tag, take_till1},
     character::complete::{digit1, space0},
@@ -47,6 +48,28 @@ pub enum SblLine<'a> {
     /// `Starting linux and RTOS/Baremetal applications`, `Starting MCU-m4f and 2nd stage bootloader`.
     Starting(&'a str),
 }
+
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and the `S` lines that
+/// hold `2nd stage bootloader`.
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "KPI_DATA:",
+        "[BOOTLOADER",
+        "[KPI]",
+        "fxn:",
+        "** ",
+        "**\t",
+        "**f",
+        "MCU @ ",
+        "cycles per usec",
+        "Detected overflow",
+        "Image loading done",
+        "SBL Revision:",
+        "Starting linux",
+    ],
+    other: Some((b"S", has_2nd_stage)),
+    words: 0,
+};
 
 fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
     let (t, mark) = opt(tag("**"))(t)?;

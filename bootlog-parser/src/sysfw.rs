@@ -1,5 +1,6 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
+use crate::gate::declaration::Gate;
 use crate::{ascii, needles};
 #[cfg(test)]
 use memchr::memmem::Finder;
@@ -19,6 +20,19 @@ pub enum SysfwLine<'a> {
     /// A board-configuration message (`Sciclient_setBoardConfig... PASSED`, ...).
     BoardConfig(&'a str),
 }
+
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and `oard` anywhere (the
+/// board-configuration lines).
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "SYSFW ABI:",
+        "SYSFW Version",
+        "TIFS ver:",
+        "DMSC ABI revision",
+    ],
+    other: None,
+    words: needles::OARD,
+};
 
 /// Classifies a line (leading blanks and an `I/TC: ` prefix already removed).
 pub fn line(t: &str) -> Option<SysfwLine<'_>> {

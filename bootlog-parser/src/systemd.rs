@@ -1,6 +1,7 @@
 //! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
 //! status lines, and `systemd-analyze blame` / `critical-chain` output.
 
+use crate::gate::declaration::Gate;
 use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use nom::{
@@ -270,6 +271,26 @@ pub enum SystemdLine<'a> {
     Chain(&'a str, f64, Option<f64>),
 }
 
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, the number lines that may
+/// be blame rows, and ` reached after ` or `@` anywhere (analyze's summary and chain rows).
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "[  OK  ]",
+        "[FAILED]",
+        "Startup finished in ",
+        "Welcome to ",
+        "systemd[",
+    ],
+    other: Some((b"0123456789", may_be_blame_row)),
+    words: needles::REACHED | needles::AT,
+};
+
+/// Whether a text starting with a digit may be a blame row, by its last byte
+/// ([`may_end_blame_row`]).
+fn may_be_blame_row(t: &str) -> bool {
+    t.as_bytes().last().is_some_and(|&c| may_end_blame_row(c))
+}
+
 /// The unit suffixes: [`has_unit_suffix`] compares them by the last byte, and the tests check
 /// it against this list.
 #[cfg(test)]
@@ -529,7 +550,7 @@ fn may_match_unhinted(b: &[u8]) -> bool {
 /// `ehprt`, and blanks may follow it; any other ASCII byte rules the line out (most number
 /// lines) without a trim. Non-ASCII bytes may be Unicode blanks: those lines are checked.
 #[inline]
-fn may_end_blame_row(last: u8) -> bool {
+pub(crate) fn may_end_blame_row(last: u8) -> bool {
     last >= 0x80
         || matches!(
             last,

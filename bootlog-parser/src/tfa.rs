@@ -1,5 +1,7 @@
 //! Trusted Firmware-A (and OpenSBI, its RISC-V counterpart) grammar.
 
+use crate::gate::declaration::Gate;
+
 /// A TF-A line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TfaLine<'a> {
@@ -10,6 +12,20 @@ pub enum TfaLine<'a> {
     /// `OpenSBI v1.2`.
     OpenSbi(&'a str),
 }
+
+/// The lines [`line`] may take (see [`crate::gate`]): the log levels.
+pub const GATE: Gate = Gate {
+    prefixes: &["NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:"],
+    other: None,
+    words: 0,
+};
+
+/// The lines [`opensbi`] may take (see [`crate::gate`]).
+pub const OPENSBI_GATE: Gate = Gate {
+    prefixes: &["OpenSBI "],
+    other: None,
+    words: 0,
+};
 
 /// Classifies a line (leading blanks removed).
 #[inline]
