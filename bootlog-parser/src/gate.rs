@@ -16,7 +16,7 @@
 
 pub mod declaration;
 
-pub use declaration::Gate;
+pub use declaration::{Gate, LineTest};
 
 use crate::{linux, needles, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 
@@ -229,11 +229,12 @@ pub fn number_may_match(last: u8, hints: u8) -> bool {
 }
 
 /// A declared prefix as [`word_grammars`] compares it: its first 16 bytes and their mask,
-/// little-endian, and the grammar's bit.
+/// little-endian, as two halves (most prefixes differ from a text in their first 8 bytes),
+/// and the grammar's bit.
 #[derive(Clone, Copy)]
 struct Word {
-    value: u128,
-    mask: u128,
+    value: [u64; 2],
+    mask: [u64; 2],
     bit: u16,
 }
 
@@ -249,6 +250,7 @@ const fn word_count() -> usize {
 }
 
 const WORD_COUNT: usize = word_count();
+const _: () = assert!(WORD_COUNT < 256, "more prefixes than a u8 counts");
 
 /// Every declared prefix as a [`Word`], sorted by first byte, and for every first byte `b`
 /// the range `starts[b]..starts[b + 1]` of the words that start with it.
@@ -258,11 +260,10 @@ struct Words {
 }
 
 const fn words() -> Words {
-    assert!(WORD_COUNT < 256, "more prefixes than a u8 counts");
     let mut w = Words {
         words: [Word {
-            value: 0,
-            mask: 0,
+            value: [0; 2],
+            mask: [0; 2],
             bit: 0,
         }; WORD_COUNT],
         starts: [0; 257],
@@ -278,11 +279,11 @@ const fn words() -> Words {
             while j < gate.prefixes.len() {
                 let p = gate.prefixes[j].as_bytes();
                 if p[0] as usize == first {
-                    let (mut value, mut mask) = (0u128, 0u128);
+                    let (mut value, mut mask) = ([0u64; 2], [0u64; 2]);
                     let mut k = 0;
                     while k < p.len() && k < 16 {
-                        value |= (p[k] as u128) << (8 * k);
-                        mask |= 0xff << (8 * k);
+                        value[k / 8] |= (p[k] as u64) << (8 * (k % 8));
+                        mask[k / 8] |= 0xff << (8 * (k % 8));
                         k += 1;
                     }
                     w.words[n] = Word { value, mask, bit };
@@ -300,13 +301,23 @@ const fn words() -> Words {
 
 static WORDS: Words = words();
 
-/// The first 16 bytes of `b`, little-endian, zero past its end (no prefix holds a zero byte).
+/// The first 16 bytes of `b`, little-endian, zero past its end (no prefix holds a zero byte):
+/// one load, or two overlapping 8-byte ones, or (under 8 bytes) a byte at a time.
 #[inline(always)]
 fn head(b: &[u8]) -> u128 {
-    let mut h = [0u8; 16];
-    let n = b.len().min(16);
-    h[..n].copy_from_slice(&b[..n]);
-    u128::from_le_bytes(h)
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+    let n = b.len();
+    if n >= 16 {
+        return u128::from_le_bytes(b[..16].try_into().unwrap());
+    }
+    if n >= 8 {
+        // The last 8 bytes, shifted so that `b[8..n]` comes out at the bottom.
+        let hi = word(n - 8).checked_shr(8 * (16 - n as u32)).unwrap_or(0);
+        return u128::from(word(0)) | u128::from(hi) << 64;
+    }
+    b.iter()
+        .enumerate()
+        .fold(0, |h, (i, &c)| h | u128::from(c) << (8 * i))
 }
 
 /// The grammars that may take a text `t` with no hint: those with a declared prefix that
@@ -323,10 +334,11 @@ pub fn word_grammars(t: &str) -> u16 {
     };
     let f = usize::from(first);
     let h = head(b);
+    let (lo, hi) = (h as u64, (h >> 64) as u64);
     let mut g = 0;
     let range = usize::from(WORDS.starts[f])..usize::from(WORDS.starts[f + 1]);
     for w in &WORDS.words[range] {
-        if h & w.mask == w.value {
+        if lo & w.mask[0] == w.value[0] && hi & w.mask[1] == w.value[1] {
             g |= w.bit;
         }
     }
@@ -337,15 +349,44 @@ pub fn word_grammars(t: &str) -> u16 {
     other_grammars(t, other)
 }
 
+/// How many grammars declare `other` lines.
+const OTHER_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < GRAMMARS.len() {
+        if GRAMMARS[i].1.other.is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// The bit and `other` test of every grammar that declares `other` lines.
+static OTHER_TESTS: [(u16, LineTest); OTHER_COUNT] = {
+    fn none(_: &str) -> bool {
+        false
+    }
+    let mut t: [(u16, LineTest); OTHER_COUNT] = [(0, none); OTHER_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < GRAMMARS.len() {
+        if let Some((_, test)) = GRAMMARS[i].1.other {
+            t[n] = (GRAMMARS[i].0, test);
+            n += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The grammars among `other` whose `other` test lets `t` in.
 #[inline(never)]
 fn other_grammars(t: &str, other: u16) -> u16 {
     let mut g = 0;
-    for (bit, gate) in GRAMMARS {
-        if let Some((_, test)) = gate.other {
-            if other & bit != 0 && test(t) {
-                g |= bit;
-            }
+    for &(bit, test) in &OTHER_TESTS {
+        if other & bit != 0 && test(t) {
+            g |= bit;
         }
     }
     g
@@ -384,9 +425,11 @@ mod tests {
                 g |= bit;
             }
         }
+        let by_prefix = g;
         for (bit, gate) in GRAMMARS {
             if let Some((firsts, test)) = gate.other {
-                if t.as_bytes().first().is_some_and(|c| firsts.contains(c)) && (g != 0 || test(t)) {
+                let first = t.as_bytes().first().is_some_and(|c| firsts.contains(c));
+                if first && (by_prefix != 0 || test(t)) {
                     g |= bit;
                 }
             }
@@ -456,6 +499,19 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// The word reads of [`head`] are the zero-padded copy of the first 16 bytes, at every
+    /// length.
+    #[test]
+    fn head_is_the_padded_copy() {
+        let bytes: Vec<u8> = (1..=20).collect();
+        for n in 0..=20 {
+            let b = &bytes[..n];
+            let mut h = [0u8; 16];
+            h[..n.min(16)].copy_from_slice(&b[..n.min(16)]);
+            assert_eq!(head(b), u128::from_le_bytes(h), "{n}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
-use crate::gate::declaration::Gate;
+use crate::gate::declaration::{lead, Gate};
 use crate::{ascii, needles};
 
 /// Which U-Boot phase printed a banner.
@@ -45,18 +45,28 @@ pub enum UbootLine<'a> {
     Error(&'a str),
 }
 
+const BANNER: &str = "U-Boot ";
+const TRYING: &str = "Trying to boot from ";
+const TIMER_SUMMARY: &str = "Timer summary in microseconds (";
+const SPL_FAILED: &str = "SPL: failed to boot";
+const MARK: &str = "Mark";
+const ACCUMULATED: &str = "Accumulated time:";
+const ERROR: &str = "### ERROR ###";
+const STARTING_KERNEL: &str = "Starting kernel";
+const STARTING_ATF: &str = "Starting ATF";
+
 /// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and `autoboot` anywhere.
 pub const GATE: Gate = Gate {
     prefixes: &[
-        "U-Boot ",
-        "Trying to boot from ",
-        "Timer summary in microseconds (",
-        "SPL: failed to boot",
-        "Mark",
-        "Accumulated time:",
-        "### ERROR ###",
-        "Starting kernel",
-        "Starting ATF",
+        BANNER,
+        TRYING,
+        TIMER_SUMMARY,
+        SPL_FAILED,
+        MARK,
+        ACCUMULATED,
+        ERROR,
+        STARTING_KERNEL,
+        STARTING_ATF,
     ],
     other: None,
     words: needles::AUTOBOOT,
@@ -65,7 +75,7 @@ pub const GATE: Gate = Gate {
 /// `U-Boot [SPL |TPL |VPL ]<version>[ (<build>)]` by hand, as the nom `reference::banner`
 /// reads it (a proptest holds them equal): every boot prints one or more.
 fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
-    let r = t.strip_prefix("U-Boot ")?;
+    let r = t.strip_prefix(BANNER)?;
     let (phase, r) = match r.as_bytes().get(..4) {
         Some(b"SPL ") => (Phase::Spl, &r[4..]),
         Some(b"TPL " | b"VPL ") => (Phase::Tpl, &r[4..]),
@@ -74,7 +84,6 @@ fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
     let b = r.as_bytes();
     // `digit1`, then `take_till1(char::is_whitespace)`: the version runs to the first
     // whitespace char, and must hold more than its leading digits.
-    // (An index loop: the `take_while` count paid ~10 instructions a digit.)
     let mut digits = 0;
     while b.get(digits).is_some_and(u8::is_ascii_digit) {
         digits += 1;
@@ -83,7 +92,7 @@ fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
         return None;
     }
     // `find(char::is_whitespace)` after the digits (ASCII: a char boundary), 8 bytes a word
-    // while they are ASCII (versions run to 30 bytes and more: a byte loop paid ~8 a byte).
+    // while they are ASCII (versions run to 30 bytes and more).
     let end = digits + ascii::word_end(&r[digits..]);
     if end == digits {
         return None;
@@ -94,8 +103,7 @@ fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
     while matches!(b.get(k), Some(b' ' | b'\t')) {
         k += 1;
     }
-    // The `)` by the inlined [`ascii::find_byte`]: a `memchr` call paid about 57 instructions
-    // for the 30-odd bytes of a build stamp.
+    // The `)` by the inlined [`ascii::find_byte`] (a build stamp is 30-odd bytes).
     let build = r[k..]
         .strip_prefix('(')
         .and_then(|r| ascii::find_byte(r.as_bytes(), b')').map(|e| &r[..e]));
@@ -111,34 +119,37 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
     line_hinted(t, needles::ALL)
 }
 
+/// The first four bytes of [`GATE`]'s prefixes, for [`line_hinted`]'s quick test.
+static LEADS: [u64; 9] = GATE.leads(4);
+
 /// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
 /// `autoboot`, so most lines skip that search.
 #[inline]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
-    // Without `autoboot` in the line, only the fixed prefixes below can match: their first
-    // four bytes (two for `St`, answered next) turn other lines away without a call
-    // (`SPL initial ...`, `## Booting ...`, `Times for ...` and the like included).
-    if hints & needles::AUTOBOOT == 0
-        && t.as_bytes().get(..2) != Some(b"St")
-        && !matches!(
-            t.as_bytes().get(..4),
-            Some(b"U-Bo" | b"Tryi" | b"Time" | b"SPL:" | b"Mark" | b"Accu" | b"### ")
-        )
+    // Without `autoboot` in the line, only [`GATE`]'s prefixes can match: their first four
+    // bytes turn other lines away without a call.
+    if hints & needles::AUTOBOOT == 0 && !lead(t.as_bytes(), 4).is_some_and(|w| LEADS.contains(&w))
     {
         return None;
     }
     // `St` lines (many `Starting ...`) are answered here without a call: only the two
     // hand-off lines match.
     if t.as_bytes().get(..2) == Some(b"St") {
-        return if t.starts_with("Starting kernel") {
-            Some(UbootLine::StartingKernel)
-        } else if t.starts_with("Starting ATF") {
-            Some(UbootLine::StartingAtf)
-        } else {
-            None
-        };
+        return starting(t);
     }
     line_full(t, hints)
+}
+
+/// A `St` line: one of the two hand-off lines, or nothing.
+#[inline(always)]
+fn starting(t: &str) -> Option<UbootLine<'_>> {
+    if t.starts_with(STARTING_KERNEL) {
+        Some(UbootLine::StartingKernel)
+    } else if t.starts_with(STARTING_ATF) {
+        Some(UbootLine::StartingAtf)
+    } else {
+        None
+    }
 }
 
 /// [`line_hinted`] without the two-byte check.
@@ -148,32 +159,28 @@ fn line_full(t: &str, hints: u8) -> Option<UbootLine<'_>> {
         // A banner's fixed prefix first, before any nom parsing (and no other branch for `U`).
         b'U' => banner_fast(t),
         b'T' => {
-            if let Some(r) = t.strip_prefix("Trying to boot from ") {
+            if let Some(r) = t.strip_prefix(TRYING) {
                 Some(UbootLine::TryingToBoot(ascii::trim_end_ws(r)))
-            } else if let Some(r) = t.strip_prefix("Timer summary in microseconds (") {
+            } else if let Some(r) = t.strip_prefix(TIMER_SUMMARY) {
                 Some(UbootLine::BootstageHeader(header_count(r)?))
             } else {
                 None
             }
         }
         b'S' => {
-            if t.starts_with("Starting kernel") {
-                Some(UbootLine::StartingKernel)
-            } else if t.starts_with("Starting ATF") {
-                Some(UbootLine::StartingAtf)
-            } else if t.starts_with("SPL: failed to boot") {
+            if t.starts_with(SPL_FAILED) {
                 Some(UbootLine::Error(t.trim_end()))
             } else {
-                None
+                starting(t)
             }
         }
         b'H' | b'P' if has_autoboot(t) => Some(UbootLine::Autoboot),
         // `Mark` and `Accumulated time:` checked as prefixes before splitting or trimming.
-        b'M' if t.starts_with("Mark") && is_columns(t) => Some(UbootLine::BootstageColumns),
-        b'A' if t.starts_with("Accumulated time:") && t.trim_end() == "Accumulated time:" => {
+        b'M' if t.starts_with(MARK) && is_columns(t) => Some(UbootLine::BootstageColumns),
+        b'A' if t.starts_with(ACCUMULATED) && t.trim_end() == ACCUMULATED => {
             Some(UbootLine::AccumulatedHeader)
         }
-        b'#' if t.starts_with("### ERROR ###") => Some(UbootLine::Error(t.trim_end())),
+        b'#' if t.starts_with(ERROR) => Some(UbootLine::Error(t.trim_end())),
         _ => {
             if has_autoboot(t)
                 && (t.contains("to stop autoboot") || t.contains("to abort autoboot"))
@@ -202,7 +209,7 @@ fn is_columns(t: &str) -> bool {
     w.next() == Some("Mark") && w.next() == Some("Elapsed") && w.next() == Some("Stage")
 }
 
-/// [`grouped`] by hand: the number and its length in bytes.
+/// `reference::grouped` by hand: the number and its length in bytes.
 fn grouped_fast(b: &[u8]) -> Option<(u64, usize)> {
     let mut i = 0;
     let mut v = 0u64;
@@ -507,7 +514,7 @@ mod tests {
 
     #[test]
     fn a_u_line_is_only_ever_a_banner() {
-        // `U` lines never reach the autoboot search, as before the prefix guard.
+        // `U` lines never reach the autoboot search.
         assert_eq!(
             line_hinted("Uh, press a key to stop autoboot", needles::ALL),
             None
