@@ -63,25 +63,13 @@ pub const USERSPACE_OPENINGS: [&str; 4] = [
 
 /// For every first byte, the grammars a declared prefix or `other` first byte lets in.
 const fn first_table() -> [u16; 256] {
-    let mut t = [0u16; 256];
-    let mut i = 0;
-    while i < GRAMMARS.len() {
-        let (bit, gate) = GRAMMARS[i];
-        let mut j = 0;
-        while j < gate.prefixes.len() {
-            let p = gate.prefixes[j].as_bytes();
-            assert!(p.len() >= 2, "a prefix has 2 bytes or more");
-            t[p[0] as usize] |= bit;
-            j += 1;
-        }
-        if let Some((firsts, _)) = gate.other {
-            let mut k = 0;
-            while k < firsts.len() {
-                t[firsts[k] as usize] |= bit;
-                k += 1;
-            }
-        }
-        i += 1;
+    let words = words();
+    let mut t = OTHER_FIRSTS;
+    let mut n = 0;
+    while n < WORD_COUNT {
+        let w = words.words[n];
+        t[(w.value[0] & 0xff) as usize] |= w.bit;
+        n += 1;
     }
     t
 }
@@ -145,6 +133,16 @@ pub fn grammars(first: u8, hints: u8) -> u16 {
     TABLE[usize::from(first)] | HINT_TABLE[usize::from(hints)]
 }
 
+/// The `i`-th list of prefixes the pair tables are built from (`i <= GRAMMARS.len()`): each
+/// grammar's, then user space's openings.
+const fn pair_prefixes(i: usize) -> &'static [&'static str] {
+    if i < GRAMMARS.len() {
+        GRAMMARS[i].1.prefixes
+    } else {
+        &USERSPACE_OPENINGS
+    }
+}
+
 /// The class of every byte as a second byte: its bit in [`first_rows`]' masks (bit 0 for the
 /// bytes that are no prefix's second).
 const fn second_bits() -> [u64; 256] {
@@ -152,11 +150,7 @@ const fn second_bits() -> [u64; 256] {
     let mut next = 1;
     let mut i = 0;
     while i <= GRAMMARS.len() {
-        let prefixes = if i < GRAMMARS.len() {
-            GRAMMARS[i].1.prefixes
-        } else {
-            &USERSPACE_OPENINGS
-        };
+        let prefixes = pair_prefixes(i);
         let mut j = 0;
         while j < prefixes.len() {
             let b = prefixes[j].as_bytes()[1] as usize;
@@ -180,11 +174,7 @@ const fn first_rows() -> [u64; 256] {
     let mut t = [0u64; 256];
     let mut i = 0;
     while i <= GRAMMARS.len() {
-        let prefixes = if i < GRAMMARS.len() {
-            GRAMMARS[i].1.prefixes
-        } else {
-            &USERSPACE_OPENINGS
-        };
+        let prefixes = pair_prefixes(i);
         let mut j = 0;
         while j < prefixes.len() {
             let p = prefixes[j].as_bytes();
@@ -278,6 +268,7 @@ const fn words() -> Words {
             let mut j = 0;
             while j < gate.prefixes.len() {
                 let p = gate.prefixes[j].as_bytes();
+                assert!(p.len() >= 2, "a prefix has 2 bytes or more");
                 if p[0] as usize == first {
                     let (mut value, mut mask) = ([0u64; 2], [0u64; 2]);
                     let mut k = 0;

@@ -25,7 +25,7 @@ pub const GATE: Gate = Gate {
 };
 
 /// The first five bytes of [`GATE`]'s prefixes (all of each), for [`line`]'s test.
-static LEADS: [u64; 10] = GATE.leads(5);
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(5);
 
 /// Classifies a line (leading blanks removed).
 #[inline]

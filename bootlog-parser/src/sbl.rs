@@ -217,7 +217,7 @@ pub fn line(t: &str) -> Option<SblLine<'_>> {
 }
 
 /// The first two bytes of [`GATE`]'s prefixes, for [`line`]'s quick test.
-static LEADS: [u64; 13] = GATE.leads(2);
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(2);
 
 /// [`line`] without the two-byte check.
 fn line_full(t: &str) -> Option<SblLine<'_>> {

@@ -490,7 +490,7 @@ fn may_match_unhinted(b: &[u8]) -> bool {
 }
 
 /// The first eight bytes of [`GATE`]'s prefixes, for [`may_match_unhinted`].
-static LEADS: [u64; 5] = GATE.leads(8);
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(8);
 
 /// Whether a line ending in `last` may be a blame row: every unit suffix ends in one of
 /// `ehprt`, and blanks may follow it; any other ASCII byte rules the line out (most number
