@@ -190,10 +190,18 @@ fn us(v: &str) -> Option<u64> {
 /// `2nd stage bootloader`, which an `S` line may hold anywhere.
 const STAGE2: &[u8] = b"2nd stage bootloader";
 
-/// Whether `t` holds [`STAGE2`]: a `memchr` for its `2`, then a compare.
+/// Whether `t` holds [`STAGE2`]: each `2` found by the inlined [`ascii::find_byte`] (the
+/// gate asks this of every `S` line no prefix takes, most of them short), then a compare.
 fn has_2nd_stage(t: &str) -> bool {
     let b = t.as_bytes();
-    memchr::memchr_iter(b'2', b).any(|i| b[i..].starts_with(STAGE2))
+    let mut i = 0;
+    while let Some(k) = ascii::find_byte(&b[i..], b'2') {
+        if b[i + k..].starts_with(STAGE2) {
+            return true;
+        }
+        i += k + 1;
+    }
+    false
 }
 
 /// Classifies a line (leading blanks already removed).
