@@ -1,13 +1,24 @@
-//! Which grammars can match a line, from its first byte and its [`crate::needles`] hints.
+//! Which grammars can match a line, from its first bytes and its [`crate::needles`] hints.
 //!
 //! The timeline tries the grammars in a fixed order and the first match wins. Most lines match
 //! none, and trying all of them costs more than the rest of a line's handling. Each grammar
-//! starts with fixed prefixes (or needs an anywhere-word), so a table of the first bytes each
-//! one can accept rules most of them out at once. The sets are supersets taken from each
-//! grammar's code; a test checks that a line outside a grammar's set never matches it.
-//! [`may_match`] looks at the first two bytes, for the lines that no grammar takes at all.
+//! declares, in its own file, what the lines it takes start with and which anywhere-words let
+//! a line in whatever its start (a [`Gate`]: `uboot::GATE`, `sbl::GATE`, ...); [`GRAMMARS`]
+//! lists them with their bits, and every table here is built from those declarations at
+//! compile time:
+//!
+//! - [`grammars`]: the grammars a line's first byte and hints let in (the timeline's chain);
+//! - [`may_match`]: whether any grammar (or user space's opening) may take a line, from its
+//!   first two bytes;
+//! - [`word_grammars`]: the grammars whose declared prefixes (first 16 bytes) start a text.
+//!
+//! A test checks that a line outside a grammar's declaration never matches it.
 
-use crate::needles;
+pub mod declaration;
+
+pub use declaration::{Gate, LineTest};
+
+use crate::{linux, needles, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 
 /// U-Boot ([`crate::uboot::line`]).
 pub const UBOOT: u16 = 1 << 0;
@@ -28,36 +39,67 @@ pub const LINUX: u16 = 1 << 7;
 /// systemd ([`crate::systemd::line`]).
 pub const SYSTEMD: u16 = 1 << 8;
 
-const fn table() -> [u16; 256] {
+/// Every grammar's bit and declaration: the one list a new grammar is added to.
+pub const GRAMMARS: [(u16, &Gate); 9] = [
+    (UBOOT, &uboot::GATE),
+    (SBL, &sbl::GATE),
+    (OPTEE, &optee::GATE),
+    (SYSFW, &sysfw::GATE),
+    (TFA, &tfa::GATE),
+    (OPENSBI, &tfa::OPENSBI_GATE),
+    (RPI, &rpi::GATE),
+    (LINUX, &linux::GATE),
+    (SYSTEMD, &systemd::GATE),
+];
+
+/// The starts of the texts that open user space (the timeline's test, after the grammars):
+/// [`may_match`] lets them in too.
+pub const USERSPACE_OPENINGS: [&str; 4] = [
+    "init started: BusyBox",
+    "INIT: version",
+    "Starting ",
+    "Welcome to ",
+];
+
+/// For every first byte, the grammars a declared prefix or `other` first byte lets in.
+const fn first_table() -> [u16; 256] {
+    let words = words();
+    let mut t = OTHER_FIRSTS;
+    let mut n = 0;
+    while n < WORD_COUNT {
+        let w = words.words[n];
+        t[(w.value[0] & 0xff) as usize] |= w.bit;
+        n += 1;
+    }
+    t
+}
+
+static TABLE: [u16; 256] = first_table();
+
+/// For every first byte, the grammars whose `other` lines start with it.
+const OTHER_FIRSTS: [u16; 256] = other_table();
+
+/// [`OTHER_FIRSTS`], built.
+const fn other_table() -> [u16; 256] {
     let mut t = [0u16; 256];
-    let sets: [(u16, &[u8]); 9] = [
-        (UBOOT, b"UTSMA#"),
-        (SBL, b"K[f*SMcDI"),
-        (OPTEE, b"IDEFW"),
-        (SYSFW, b"STD"),
-        (TFA, b"NIWEV"),
-        (OPENSBI, b"O"),
-        (RPI, b"RFSL"),
-        (LINUX, b"BULKMFRci"),
-        (SYSTEMD, b"s[SW0123456789"),
-    ];
     let mut i = 0;
-    while i < sets.len() {
-        let (bit, bytes) = sets[i];
-        let mut j = 0;
-        while j < bytes.len() {
-            t[bytes[j] as usize] |= bit;
-            j += 1;
+    while i < GRAMMARS.len() {
+        let (bit, gate) = GRAMMARS[i];
+        if let Some((firsts, _)) = gate.other {
+            let mut k = 0;
+            while k < firsts.len() {
+                t[firsts[k] as usize] |= bit;
+                k += 1;
+            }
         }
         i += 1;
     }
     t
 }
 
-static TABLE: [u16; 256] = table();
+static OTHER: [u16; 256] = OTHER_FIRSTS;
 
-/// The grammars the words in `hints` let in whatever the first byte, for every `u8`: the
-/// three bit tests of `grammars_by_tests` (in the tests) as one load (a test checks they agree).
+/// The grammars the words in `hints` let in, for every `u8` (see [`hint_grammars`]).
 const fn hint_table() -> [u16; 256] {
     let mut t = [0u16; 256];
     let mut h = 0;
@@ -68,18 +110,16 @@ const fn hint_table() -> [u16; 256] {
     t
 }
 
-/// The grammars the words in `hints` let in: `autoboot` U-Boot's prompt, `oard` SYSFW's
-/// board-configuration lines, ` reached after ` and `@` systemd's analyze rows.
+/// The grammars that declared one of the words in `hints`.
 const fn hint_grammars(hints: u8) -> u16 {
     let mut g = 0;
-    if hints & needles::AUTOBOOT != 0 {
-        g |= UBOOT;
-    }
-    if hints & needles::OARD != 0 {
-        g |= SYSFW;
-    }
-    if hints & (needles::REACHED | needles::AT) != 0 {
-        g |= SYSTEMD;
+    let mut i = 0;
+    while i < GRAMMARS.len() {
+        let (bit, gate) = GRAMMARS[i];
+        if hints & gate.words != 0 {
+            g |= bit;
+        }
+        i += 1;
     }
     g
 }
@@ -93,61 +133,62 @@ pub fn grammars(first: u8, hints: u8) -> u16 {
     TABLE[usize::from(first)] | HINT_TABLE[usize::from(hints)]
 }
 
-/// The first two bytes of every line a grammar (or [`crate::timeline`]'s user-space opening,
-/// `in`/`IN`/`St`/`We`) may take when the hints announce none of their words, taken from each
-/// grammar's own two-byte (or longer) check: U-Boot, SBL (but its `S` lines), OP-TEE, SYSFW,
-/// TF-A, OpenSBI, Raspberry Pi, Linux, systemd (but its number lines), user space.
-const PAIRS: [&[u8; 2]; 49] = [
-    b"St", b"U-", b"Tr", b"Ti", b"SP", b"Ma", b"Ac", b"##", //
-    b"KP", b"[B", b"[K", b"fx", b"**", b"MC", b"cy", b"De", b"Im", //
-    b"I/", b"D/", b"E/", b"F/", b"W/", //
-    b"SY", b"TI", b"DM", //
-    b"NO", b"IN", b"WA", b"ER", b"VE", //
-    b"Op", //
-    b"RP", b"Fi", b"Lo", //
-    b"Bo", b"Un", b"Li", b"Ke", b"Fr", b"Ru", b"ca", b"in", //
-    b"[ ", b"[F", b"We", b"sy", //
-    b"St", b"in", b"IN",
-];
-
-/// The first bytes after which a grammar may take a line whatever its second byte (or a line of
-/// one byte): SBL's `S` lines (`SBL Revision:`, `Starting linux`, `2nd stage bootloader`
-/// anywhere) and systemd's blame rows (a number first).
-const ANY_SECOND: &[u8] = b"S0123456789";
+/// The `i`-th list of prefixes the pair tables are built from (`i <= GRAMMARS.len()`): each
+/// grammar's, then user space's openings.
+const fn pair_prefixes(i: usize) -> &'static [&'static str] {
+    if i < GRAMMARS.len() {
+        GRAMMARS[i].1.prefixes
+    } else {
+        &USERSPACE_OPENINGS
+    }
+}
 
 /// The class of every byte as a second byte: its bit in [`first_rows`]' masks (bit 0 for the
-/// bytes no pair of [`PAIRS`] has second).
+/// bytes that are no prefix's second).
 const fn second_bits() -> [u64; 256] {
     let mut t = [1u64; 256];
     let mut next = 1;
     let mut i = 0;
-    while i < PAIRS.len() {
-        let b = PAIRS[i][1] as usize;
-        if t[b] == 1 {
-            assert!(next < 64, "more second bytes than bits");
-            t[b] = 1 << next;
-            next += 1;
+    while i <= GRAMMARS.len() {
+        let prefixes = pair_prefixes(i);
+        let mut j = 0;
+        while j < prefixes.len() {
+            let b = prefixes[j].as_bytes()[1] as usize;
+            if t[b] == 1 {
+                assert!(next < 64, "more second bytes than bits");
+                t[b] = 1 << next;
+                next += 1;
+            }
+            j += 1;
         }
         i += 1;
     }
     t
 }
 
-/// For every first byte, the [`second_bits`] classes of the second bytes that may follow it in a
-/// line some grammar takes (every class for an [`ANY_SECOND`] byte).
+/// For every first byte, the [`second_bits`] classes of the second bytes that may follow it in
+/// a line some grammar (or user space's opening) takes: every class after an `other` first
+/// byte, which the grammar's test decides whatever follows.
 const fn first_rows() -> [u64; 256] {
     let bits = second_bits();
     let mut t = [0u64; 256];
     let mut i = 0;
-    while i < PAIRS.len() {
-        let p = PAIRS[i];
-        t[p[0] as usize] |= bits[p[1] as usize];
+    while i <= GRAMMARS.len() {
+        let prefixes = pair_prefixes(i);
+        let mut j = 0;
+        while j < prefixes.len() {
+            let p = prefixes[j].as_bytes();
+            t[p[0] as usize] |= bits[p[1] as usize];
+            j += 1;
+        }
         i += 1;
     }
-    let mut j = 0;
-    while j < ANY_SECOND.len() {
-        t[ANY_SECOND[j] as usize] = u64::MAX;
-        j += 1;
+    let mut b = 0;
+    while b < 256 {
+        if OTHER_FIRSTS[b] != 0 {
+            t[b] = u64::MAX;
+        }
+        b += 1;
     }
     t
 }
@@ -158,11 +199,10 @@ static PAIR_TABLES: [[u64; 256]; 2] = [first_rows(), second_bits()];
 
 /// Whether some grammar may take a non-empty text starting with `first` then `second` and
 /// holding the words in `hints`: [`grammars`] tells which, once this says yes. Exact on the two
-/// bytes where [`grammars`] only looks at the first, so many lines that no grammar takes (a
-/// third of those the first byte lets in, on the bench log) are told so by two loads, and skip
-/// the grammars' chain and the frame it needs. For a text of one byte, `second` may be any
-/// byte: no grammar takes such a text but after an [`ANY_SECOND`] byte, which passes whatever
-/// follows (`one_byte_texts_need_any_second` checks it).
+/// bytes where [`grammars`] only looks at the first, so most lines that no grammar takes are
+/// told so by two loads, and skip the grammars' chain and the frame it needs. For a text of
+/// one byte, `second` may be any byte: no grammar takes such a text but after an `other` first
+/// byte, which passes whatever follows (`one_byte_texts_need_other` checks it).
 #[inline(always)]
 pub fn may_match(first: u8, second: u8, hints: u8) -> bool {
     hints & needles::ALL != 0
@@ -170,239 +210,223 @@ pub fn may_match(first: u8, second: u8, hints: u8) -> bool {
 }
 
 /// Whether some grammar may take a text that starts with a digit, ends in `last` and holds the
-/// words in `hints`: [`may_match`] lets every such text in (systemd's blame rows, `1.234s
-/// a.service`, start with any digit then any byte), but without a hint only a blame row can
-/// match, and every unit suffix ends in one of `ehprt`, perhaps followed by blanks (ASCII or,
-/// after a byte of 0x80 or more, not), as systemd's own last-byte test has it.
+/// words in `hints`: [`may_match`] lets every such text in, but without a hint only a systemd
+/// blame row can match, and its last byte tells most others (see
+/// [`crate::systemd::may_end_blame_row`]).
 #[inline(always)]
 pub fn number_may_match(last: u8, hints: u8) -> bool {
-    hints & needles::ALL != 0
-        || last >= 0x80
-        || matches!(
-            last,
-            b'e' | b'h' | b'p' | b'r' | b't' | b' ' | b'\t'..=b'\r'
-        )
+    hints & needles::ALL != 0 || systemd::may_end_blame_row(last)
 }
 
-/// The grammars that may take a text `b` with no hint, by the fixed words each one's own code
-/// starts with (the first 16 bytes at most, a superset where a word is longer), narrower than
-/// [`grammars`]' first byte: most texts the first byte (and [`may_match`]'s pair) lets in,
-/// `Starting foo.service`, `Boot HART ...`, `SYSFW revision`, `*** Warning`, are told here to
-/// be no grammar's before its chain is tried. Words: U-Boot's banner, `Trying to boot`, timer
-/// summary, `SPL: failed`, `Mark`, `Accumulated`, `### ERROR` and hand-off `Starting`s; SBL's
-/// `KPI_DATA:`, profile tags, `fxn:`/`**`, `MCU @ `, `cycles per usec`, `Detected overflow`,
-/// `Image loading`, `SBL Revision:`, `Starting linux` (and `2nd stage bootloader` anywhere in
-/// an `S` text); OP-TEE's `X/TC:`/`X/TA:`; SYSFW's `SYSFW ABI`/`Version`, `TIFS ver`,
-/// `DMSC ABI`; TF-A's levels; `OpenSBI `; the Raspberry Pi's four prefixes; the Linux
-/// messages of `linux::line`; systemd's `[  OK  ]`, `[FAILED]`, `Startup `, `Welcome `,
-/// `systemd[` and blame rows (a number line ending as [`number_may_match`] lets in). User
-/// space's opening is none of these: the timeline tests it after the grammars, as before.
+/// A declared prefix as [`word_grammars`] compares it: its first 16 bytes and their mask,
+/// little-endian, as two halves (most prefixes differ from a text in their first 8 bytes),
+/// and the grammar's bit.
+#[derive(Clone, Copy)]
+struct Word {
+    value: [u64; 2],
+    mask: [u64; 2],
+    bit: u16,
+}
+
+/// How many prefixes the grammars declare.
+const fn word_count() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < GRAMMARS.len() {
+        n += GRAMMARS[i].1.prefixes.len();
+        i += 1;
+    }
+    n
+}
+
+const WORD_COUNT: usize = word_count();
+const _: () = assert!(WORD_COUNT < 256, "more prefixes than a u8 counts");
+
+/// Every declared prefix as a [`Word`], sorted by first byte, and for every first byte `b`
+/// the range `starts[b]..starts[b + 1]` of the words that start with it.
+struct Words {
+    words: [Word; WORD_COUNT],
+    starts: [u8; 257],
+}
+
+const fn words() -> Words {
+    let mut w = Words {
+        words: [Word {
+            value: [0; 2],
+            mask: [0; 2],
+            bit: 0,
+        }; WORD_COUNT],
+        starts: [0; 257],
+    };
+    let mut n = 0;
+    let mut first = 0;
+    while first < 256 {
+        w.starts[first] = n as u8;
+        let mut i = 0;
+        while i < GRAMMARS.len() {
+            let (bit, gate) = GRAMMARS[i];
+            let mut j = 0;
+            while j < gate.prefixes.len() {
+                let p = gate.prefixes[j].as_bytes();
+                assert!(p.len() >= 2, "a prefix has 2 bytes or more");
+                if p[0] as usize == first {
+                    let (mut value, mut mask) = ([0u64; 2], [0u64; 2]);
+                    let mut k = 0;
+                    while k < p.len() && k < 16 {
+                        value[k / 8] |= (p[k] as u64) << (8 * (k % 8));
+                        mask[k / 8] |= 0xff << (8 * (k % 8));
+                        k += 1;
+                    }
+                    w.words[n] = Word { value, mask, bit };
+                    n += 1;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        first += 1;
+    }
+    w.starts[256] = n as u8;
+    w
+}
+
+static WORDS: Words = words();
+
+/// The first 16 bytes of `b`, little-endian, zero past its end (no prefix holds a zero byte):
+/// one load, or two overlapping 8-byte ones, or (under 8 bytes) a byte at a time.
+#[inline(always)]
+fn head(b: &[u8]) -> u128 {
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+    let n = b.len();
+    if n >= 16 {
+        return u128::from_le_bytes(b[..16].try_into().unwrap());
+    }
+    if n >= 8 {
+        // The last 8 bytes, shifted so that `b[8..n]` comes out at the bottom.
+        let hi = word(n - 8).checked_shr(8 * (16 - n as u32)).unwrap_or(0);
+        return u128::from(word(0)) | u128::from(hi) << 64;
+    }
+    b.iter()
+        .enumerate()
+        .fold(0, |h, (i, &c)| h | u128::from(c) << (8 * i))
+}
+
+/// The grammars that may take a text `t` with no hint: those with a declared prefix that
+/// starts `t` (its first 16 bytes), and those with `other` lines starting with `t`'s first
+/// byte whose test lets `t` in (all of them, untested, once a prefix matched: the chain runs
+/// anyway). Narrower than [`grammars`]' first byte: most texts the first byte (and
+/// [`may_match`]'s pair) lets in, `Starting foo.service`, `Boot HART ...`, `SYSFW revision`,
+/// are told here to be no grammar's before the chain is tried.
 #[inline(always)]
 pub fn word_grammars(t: &str) -> u16 {
     let b = t.as_bytes();
-    let p = |w: &[u8]| b.starts_with(w);
-    // OP-TEE's levels, then `/TC:` or `/TA:` (`I`, `D`, `E`, `F`, `W` texts).
-    let optee = || matches!(b.get(1..5), Some(b"/TC:" | b"/TA:"));
-    // The first byte picks the arm (a jump table); its words are then compared as prefixes.
     let Some(&first) = b.first() else {
         return 0;
     };
-    match first {
-        b'S' => {
-            // `Starting ` then a byte that begins `kernel`, `ATF` (U-Boot), `linux` (SBL) or
-            // (after any blanks) `start*.elf` (Raspberry Pi), or nothing.
-            let g = if p(b"Starting ") {
-                match b.get(9) {
-                    Some(&c) if c.is_ascii_graphic() && !matches!(c, b'k' | b'A' | b'l' | b's') => {
-                        0
-                    }
-                    _ => UBOOT | SBL | RPI,
-                }
-            } else if p(b"Startup ") {
-                SYSTEMD
-            } else if p(b"SPL: fai") {
-                UBOOT
-            } else if p(b"SBL Revi") {
-                SBL
-            } else if p(b"SYSFW AB") || p(b"SYSFW Ve") {
-                SYSFW
-            } else {
-                0
-            };
-            // SBL takes an `S` text holding `2nd stage bootloader` anywhere, first in the
-            // chain after U-Boot: let it try whenever another word let the text in, else scan.
-            if g != 0 {
-                g | SBL
-            } else if crate::sbl::has_2nd_stage_inline(t) {
-                SBL
-            } else {
-                0
-            }
+    let f = usize::from(first);
+    let h = head(b);
+    let (lo, hi) = (h as u64, (h >> 64) as u64);
+    let mut g = 0;
+    let range = usize::from(WORDS.starts[f])..usize::from(WORDS.starts[f + 1]);
+    for w in &WORDS.words[range] {
+        if lo & w.mask[0] == w.value[0] && hi & w.mask[1] == w.value[1] {
+            g |= w.bit;
         }
-        b'0'..=b'9' if number_may_match(b[b.len() - 1], 0) => SYSTEMD,
-        b'[' => {
-            if p(b"[  OK  ]") || p(b"[FAILED]") {
-                SYSTEMD
-            } else if p(b"[BOOTLOA") || p(b"[KPI]") {
-                SBL
-            } else {
-                0
-            }
-        }
-        b'U' => {
-            if p(b"U-Boot ") {
-                UBOOT
-            } else if p(b"Uncompressing Li") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'T' => {
-            if p(b"Trying to boot f") || p(b"Timer summary in") {
-                UBOOT
-            } else if p(b"TIFS ver:") {
-                SYSFW
-            } else {
-                0
-            }
-        }
-        b'M' => {
-            if p(b"Mark") {
-                UBOOT
-            } else if p(b"MCU @ ") {
-                SBL
-            } else if p(b"Machine model: ") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'A' if p(b"Accumulated time") => UBOOT,
-        b'#' if p(b"### ERROR ###") => UBOOT,
-        b'K' => {
-            if p(b"KPI_DATA:") {
-                SBL
-            } else if p(b"Kernel command l") || p(b"Kernel panic - n") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'f' if p(b"fxn:") => SBL,
-        // `**`, blanks, `fxn:`.
-        b'*' if matches!(b.get(1..3), Some([b'*', b' ' | b'\t' | b'f'])) => SBL,
-        b'c' => {
-            if p(b"cycles per usec") {
-                SBL
-            } else if p(b"calling ") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'D' => {
-            if optee() {
-                OPTEE
-            } else if p(b"Detected overflow") {
-                SBL
-            } else if p(b"DMSC ABI revision") {
-                SYSFW
-            } else {
-                0
-            }
-        }
-        b'I' => {
-            if optee() {
-                OPTEE
-            } else if p(b"INFO:") {
-                TFA
-            } else if p(b"Image loading do") {
-                SBL
-            } else {
-                0
-            }
-        }
-        b'E' => {
-            if optee() {
-                OPTEE
-            } else if p(b"ERROR:") {
-                TFA
-            } else {
-                0
-            }
-        }
-        b'W' => {
-            if optee() {
-                OPTEE
-            } else if p(b"WARNING:") {
-                TFA
-            } else if p(b"Welcome to ") {
-                SYSTEMD
-            } else {
-                0
-            }
-        }
-        b'F' => {
-            if optee() {
-                OPTEE
-            } else if p(b"Firmware: ") {
-                RPI
-            } else if p(b"Freeing unused k") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'N' if p(b"NOTICE:") => TFA,
-        b'V' if p(b"VERBOSE:") => TFA,
-        b'O' if p(b"OpenSBI ") => OPENSBI,
-        b'R' => {
-            if p(b"RPi: BOOTLOADER") {
-                RPI
-            } else if p(b"Run ") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'L' => {
-            if p(b"Loaded '") {
-                RPI
-            } else if p(b"Linux version ") {
-                LINUX
-            } else {
-                0
-            }
-        }
-        b'B' if p(b"Booting Linux") => LINUX,
-        b'i' if p(b"initcall ") => LINUX,
-        b's' if p(b"systemd[") => SYSTEMD,
-        _ => 0,
     }
+    let other = OTHER[f];
+    if g != 0 || other == 0 {
+        return g | other;
+    }
+    other_grammars(t, other)
 }
 
-/// [`may_match`] by a search of [`PAIRS`] and [`ANY_SECOND`]: the reference its tables stand
-/// in for.
-#[cfg(test)]
-fn may_match_by_search(first: u8, second: u8, hints: u8) -> bool {
-    hints & needles::ALL != 0
-        || ANY_SECOND.contains(&first)
-        || PAIRS.iter().any(|p| **p == [first, second])
-}
+/// How many grammars declare `other` lines.
+const OTHER_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < GRAMMARS.len() {
+        if GRAMMARS[i].1.other.is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
 
-/// [`grammars`] with the hint bits tested one by one ([`hint_grammars`] called, not looked
-/// up): the reference the hint table stands in for.
-#[cfg(test)]
-fn grammars_by_tests(first: u8, hints: u8) -> u16 {
-    TABLE[usize::from(first)] | hint_grammars(hints)
+/// The bit and `other` test of every grammar that declares `other` lines.
+static OTHER_TESTS: [(u16, LineTest); OTHER_COUNT] = {
+    fn none(_: &str) -> bool {
+        false
+    }
+    let mut t: [(u16, LineTest); OTHER_COUNT] = [(0, none); OTHER_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < GRAMMARS.len() {
+        if let Some((_, test)) = GRAMMARS[i].1.other {
+            t[n] = (GRAMMARS[i].0, test);
+            n += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The grammars among `other` whose `other` test lets `t` in.
+#[inline(never)]
+fn other_grammars(t: &str, other: u16) -> u16 {
+    let mut g = 0;
+    for &(bit, test) in &OTHER_TESTS {
+        if other & bit != 0 && test(t) {
+            g |= bit;
+        }
+    }
+    g
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{linux, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
     use proptest::strategy::Strategy;
+
+    /// [`may_match`] by a search of the declarations: the reference its tables stand in for.
+    fn may_match_by_search(first: u8, second: u8, hints: u8) -> bool {
+        hints & needles::ALL != 0
+            || GRAMMARS
+                .iter()
+                .any(|(_, g)| g.other.is_some_and(|(f, _)| f.contains(&first)))
+            || GRAMMARS
+                .iter()
+                .flat_map(|(_, g)| g.prefixes.iter())
+                .chain(USERSPACE_OPENINGS.iter())
+                .any(|p| p.as_bytes()[..2] == [first, second])
+    }
+
+    /// [`grammars`] with the hint bits tested one by one ([`hint_grammars`] called, not
+    /// looked up): the reference the hint table stands in for.
+    fn grammars_by_tests(first: u8, hints: u8) -> u16 {
+        TABLE[usize::from(first)] | hint_grammars(hints)
+    }
+
+    /// [`word_grammars`] by a search of the declarations (every `other` test asked).
+    fn word_grammars_by_search(t: &str) -> u16 {
+        let mut g = 0;
+        for (bit, gate) in GRAMMARS {
+            let starts = |p: &&str| t.as_bytes().starts_with(&p.as_bytes()[..p.len().min(16)]);
+            if gate.prefixes.iter().any(starts) {
+                g |= bit;
+            }
+        }
+        let by_prefix = g;
+        for (bit, gate) in GRAMMARS {
+            if let Some((firsts, test)) = gate.other {
+                let first = t.as_bytes().first().is_some_and(|c| firsts.contains(c));
+                if first && (by_prefix != 0 || test(t)) {
+                    g |= bit;
+                }
+            }
+        }
+        g
+    }
 
     /// Each grammar with the hints it gets in the timeline: none, so only its first-byte set
     /// can let a line through.
@@ -469,33 +493,50 @@ mod tests {
         }
     }
 
+    /// The word reads of [`head`] are the zero-padded copy of the first 16 bytes, at every
+    /// length.
+    #[test]
+    fn head_is_the_padded_copy() {
+        let bytes: Vec<u8> = (1..=20).collect();
+        for n in 0..=20 {
+            let b = &bytes[..n];
+            let mut h = [0u8; 16];
+            h[..n.min(16)].copy_from_slice(&b[..n.min(16)]);
+            assert_eq!(head(b), u128::from_le_bytes(h), "{n}");
+        }
+    }
+
     /// Whether a text starts as one the timeline's user-space test takes (see
     /// `State::classify`), which the pair gate must let through too.
     fn opens_userspace(t: &str) -> bool {
-        [
-            "init started: BusyBox",
-            "INIT: version",
-            "Starting ",
-            "Welcome to ",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
+        USERSPACE_OPENINGS.iter().any(|p| t.starts_with(p))
     }
 
     /// The texts of one byte that a grammar (or user space's opening) takes start with an
-    /// [`ANY_SECOND`] byte, so [`may_match`] lets them in whatever byte stands for the second.
+    /// `other` first byte, so [`may_match`] lets them in whatever byte stands for the second.
     #[test]
-    fn one_byte_texts_need_any_second() {
+    fn one_byte_texts_need_other() {
         for c in 0..=127u8 {
             let t = char::from(c).to_string();
-            let taken = [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD]
-                .into_iter()
-                .any(|bit| matches(bit, &t))
-                || opens_userspace(&t);
-            assert!(!taken || ANY_SECOND.contains(&c), "{t:?}");
+            let taken = GRAMMARS.iter().any(|&(bit, _)| matches(bit, &t)) || opens_userspace(&t);
+            assert!(!taken || OTHER[usize::from(c)] != 0, "{t:?}");
         }
-        for &c in ANY_SECOND {
+        for c in (0..=255u8).filter(|&c| OTHER[usize::from(c)] != 0) {
             assert!((0..=255u8).all(|second| may_match(c, second, 0)));
+        }
+    }
+
+    proptest::proptest! {
+        /// The word table is the search of the declarations, on texts of the grammars' words.
+        #[test]
+        fn word_table_is_the_search(
+            head in proptest::sample::select(WORDS.to_vec()),
+            cut in 0usize..3,
+            rest in proptest::collection::vec(proptest::sample::select(WORDS.to_vec()), 0..3),
+        ) {
+            let head = head.get(cut.min(head.len())..).unwrap_or("");
+            let t = format!("{head}{}", rest.concat());
+            proptest::prop_assert_eq!(word_grammars(&t), word_grammars_by_search(&t), "{:?}", t);
         }
     }
 
@@ -505,12 +546,7 @@ mod tests {
             let b = t.as_bytes();
             assert!(may_match(b[0], b[1], 0), "{t:?}");
         }
-        for t in [
-            "init started: BusyBox",
-            "INIT: version 2.88",
-            "Starting foo",
-            "Welcome to X",
-        ] {
+        for t in USERSPACE_OPENINGS {
             assert!(opens_userspace(t) && may_match(t.as_bytes()[0], t.as_bytes()[1], 0));
         }
         // Lines no grammar takes, turned away by their second byte (their first lets them in).
@@ -698,7 +734,7 @@ mod tests {
             if let Some(&first) = b.first() {
                 // As the timeline asks: a text of one byte passes its first byte as second.
                 if !may_match(first, b[usize::from(b.len() > 1)], 0) {
-                    for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+                    for (bit, _) in GRAMMARS {
                         proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
                     }
                     proptest::prop_assert!(!opens_userspace(&t), "{:?}", t);
@@ -737,7 +773,7 @@ mod tests {
                 end.unwrap_or("")
             );
             if !number_may_match(*t.as_bytes().last().unwrap(), 0) {
-                for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+                for (bit, _) in GRAMMARS {
                     proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
                 }
                 proptest::prop_assert!(!opens_userspace(&t), "{:?}", t);
@@ -793,7 +829,7 @@ mod tests {
             let lead: String = lead.into_iter().collect();
             let t = format!("{lead}{head}{}", rest.concat());
             let g = word_grammars(&t);
-            for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+            for (bit, _) in GRAMMARS {
                 if g & bit == 0 {
                     proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
                 }
@@ -812,7 +848,7 @@ mod tests {
         ) {
             let t = format!("{first}{}", rest.concat());
             let g = grammars(t.as_bytes()[0], 0);
-            for bit in [UBOOT, SBL, OPTEE, SYSFW, TFA, OPENSBI, RPI, LINUX, SYSTEMD] {
+            for (bit, _) in GRAMMARS {
                 if g & bit == 0 {
                     proptest::prop_assert!(!matches(bit, &t), "{:?} matched grammar {:#x}", t, bit);
                 }

@@ -6,12 +6,6 @@
 //! own stamps (`MESS:hh:mm:ss.us:N:`, `NNNNNN.NNN:`), which are a target clock.
 
 use nom::{bytes::complete::take_while_m_n, character::complete::char, sequence::tuple, IResult};
-// The nom references of the hand-written stamp readers (tests only).
-#[cfg(test)]
-use nom::{
-    character::complete::{digit1, space1},
-    combinator::{opt, recognize},
-};
 use std::borrow::Cow;
 
 /// Which host clock a stamp is on.
@@ -50,16 +44,11 @@ pub enum Layer<'a> {
     Lava(Option<f64>, Option<String>),
 }
 
-#[cfg(test)]
-fn frac(i: &str) -> IResult<&str, &str> {
-    recognize(tuple((digit1, opt(tuple((char('.'), digit1))))))(i)
-}
-
 fn num(s: &str) -> f64 {
     s.parse().unwrap_or(0.0)
 }
 
-/// `[abs delta]` (grabserial -t, raw capture): the hand-written twin of [`grabserial_nom`]
+/// `[abs delta]` (grabserial -t, raw capture): the hand-written twin of `reference::grabserial_nom`
 /// (same language and value, compared by a proptest), as it runs on every stamped line.
 /// The usual layout ([`grabserial_six`]) is always inlined into the callers, which save the
 /// registers anyway (a call of its own saved six more); other texts go to
@@ -156,7 +145,7 @@ fn grabserial_six(b: &[u8]) -> Option<(usize, f64)> {
             // The `.` after the digits (which `dot_six` below tests first) tested before
             // their value is read: the `[`-lines with a digit after the `[` that are in
             // no grabserial layout (wall clocks' `[2024-`, `[0]crclist`) leave here, with
-            // no reading (about 25 instructions fewer for each).
+            // no reading.
             if n == 0 || n == 8 || (w >> (8 * n)) as u8 != b'.' {
                 return None;
             }
@@ -253,27 +242,13 @@ fn grabserial_words(b: &[u8]) -> Option<Option<(usize, f64)>> {
     Some(Some((e2 + 1, v)))
 }
 
-/// The nom grammar [`grabserial_t`] stands in for.
-#[cfg(test)]
-fn grabserial_nom(i: &str) -> IResult<&str, f64> {
-    let (i, (_, _, abs, _, _delta, _)) = tuple((
-        char('['),
-        nom::character::complete::space0,
-        frac,
-        space1,
-        frac,
-        char(']'),
-    ))(i)?;
-    Ok((i, num(abs)))
-}
-
 fn two(i: &str) -> IResult<&str, u32> {
     let (i, d) = take_while_m_n(2, 2, |c: char| c.is_ascii_digit())(i)?;
     Ok((i, d.parse().unwrap_or(0)))
 }
 
 /// `HH:MM:SS(.frac)` -> seconds since midnight. By hand (every Raspberry Pi firmware line
-/// has one); [`clock_time_nom`] is the reference a proptest compares it with.
+/// has one); `reference::clock_time_nom` is the reference a proptest compares it with.
 fn clock_time(i: &str) -> IResult<&str, f64> {
     let b = i.as_bytes();
     if let Some(r) = clock_time_words(b) {
@@ -361,21 +336,6 @@ fn mess_fixed(b: &[u8]) -> Option<(f64, usize)> {
     Some((whole + crate::linux::decimal(frac, 6)?, 18))
 }
 
-/// The nom grammar [`clock_time`] stands in for.
-#[cfg(test)]
-fn clock_time_nom(i: &str) -> IResult<&str, f64> {
-    let (i, (h, _, m, _, s, f)) = tuple((
-        two,
-        char(':'),
-        two,
-        char(':'),
-        two,
-        opt(tuple((char('.'), digit1))),
-    ))(i)?;
-    let fr = f.map(|(_, d)| crate::linux::fraction(d)).unwrap_or(0.0);
-    Ok((i, (h * 3600 + m * 60 + s) as f64 + fr))
-}
-
 /// `YYYY-MM-DD` -> days since 1970-01-01.
 fn date(i: &str) -> IResult<&str, i64> {
     let (i, (y, _, m, _, d)) = tuple((
@@ -407,7 +367,7 @@ pub fn wall_time(i: &str) -> IResult<&str, f64> {
 }
 
 /// `[YYYY-MM-DD HH:MM:SS.mmm]` (minicom, picocom, tio) or `[HH:MM:SS.ffffff( delta)]`
-/// (grabserial -T): [`wall_bracket`] by hand (same language and value, compared by a
+/// (grabserial -T): `reference::wall_bracket` by hand (same language and value, compared by a
 /// proptest), as every `[`-line with a digit that is no other stamp gets here.
 fn wall_bracket_fast(i: &str) -> Option<(&str, f64)> {
     let r = i.strip_prefix('[')?;
@@ -460,16 +420,6 @@ fn wall_bracket_fast(i: &str) -> Option<(&str, f64)> {
         rest
     };
     Some((rest.strip_prefix(']')?, t))
-}
-
-/// The nom grammar [`wall_bracket_fast`] stands in for.
-#[cfg(test)]
-fn wall_bracket(i: &str) -> IResult<&str, f64> {
-    let (i, _) = char('[')(i)?;
-    let (i, t) = nom::branch::alt((wall_time, clock_time))(i)?;
-    let (i, _) = opt(tuple((space1, frac)))(i)?;
-    let (i, _) = char(']')(i)?;
-    Ok((i, t))
 }
 
 /// Whether a line whose first non-blank byte is `first` may carry a host layer: every stamp
@@ -613,26 +563,6 @@ pub(crate) fn wall_usual(t: &str) -> Option<(f64, &str)> {
     // `22 + nf` follows the ASCII `]`: a char boundary.
     let rest = &t[22 + nf..];
     Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
-}
-
-/// [`bracket`] without its look past the first digits (its test reference).
-#[cfg(test)]
-fn bracket_ref<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
-    let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
-    if !after.first().is_some_and(u8::is_ascii_digit) {
-        return Layer::None(text);
-    }
-    if let Ok((rest, abs)) = grabserial_t(t) {
-        return Layer::Host(
-            abs,
-            HostScale::Relative,
-            rest.strip_prefix(' ').unwrap_or(rest),
-        );
-    }
-    if let Some((rest, w)) = wall_bracket_fast(t) {
-        return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
-    }
-    Layer::None(text)
 }
 
 #[derive(serde::Deserialize)]
@@ -783,22 +713,93 @@ pub fn split_glued(text: &str) -> Option<(&str, f64, &str)> {
     }
 }
 
-/// [`split_glued`] trying the grabserial reader at every `[` (its test reference).
+/// The nom grammars and plain versions the hand-written readers stand in for: the differential tests' references.
 #[cfg(test)]
-fn split_glued_ref(text: &str) -> Option<(&str, f64, &str)> {
-    let mut at = 0;
-    loop {
-        at += text[at..].find('[')?;
-        if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
-            return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
+mod reference {
+    use super::*;
+    // The nom references of the hand-written stamp readers (tests only).
+    use nom::{
+        character::complete::{digit1, space1},
+        combinator::{opt, recognize},
+    };
+
+    pub(super) fn frac(i: &str) -> IResult<&str, &str> {
+        recognize(tuple((digit1, opt(tuple((char('.'), digit1))))))(i)
+    }
+
+    /// The nom grammar [`grabserial_t`] stands in for.
+    pub(super) fn grabserial_nom(i: &str) -> IResult<&str, f64> {
+        let (i, (_, _, abs, _, _delta, _)) = tuple((
+            char('['),
+            nom::character::complete::space0,
+            frac,
+            space1,
+            frac,
+            char(']'),
+        ))(i)?;
+        Ok((i, num(abs)))
+    }
+
+    /// The nom grammar [`clock_time`] stands in for.
+    pub(super) fn clock_time_nom(i: &str) -> IResult<&str, f64> {
+        let (i, (h, _, m, _, s, f)) = tuple((
+            two,
+            char(':'),
+            two,
+            char(':'),
+            two,
+            opt(tuple((char('.'), digit1))),
+        ))(i)?;
+        let fr = f.map(|(_, d)| crate::linux::fraction(d)).unwrap_or(0.0);
+        Ok((i, (h * 3600 + m * 60 + s) as f64 + fr))
+    }
+
+    /// The nom grammar [`wall_bracket_fast`] stands in for.
+    pub(super) fn wall_bracket(i: &str) -> IResult<&str, f64> {
+        let (i, _) = char('[')(i)?;
+        let (i, t) = nom::branch::alt((wall_time, clock_time))(i)?;
+        let (i, _) = opt(tuple((space1, frac)))(i)?;
+        let (i, _) = char(']')(i)?;
+        Ok((i, t))
+    }
+
+    /// [`bracket`] without its look past the first digits (its test reference).
+    pub(super) fn bracket_ref<'a>(text: &'a str, t: &'a str) -> Layer<'a> {
+        let after = crate::ascii::trim_start_bytes(&t.as_bytes()[1..]);
+        if !after.first().is_some_and(u8::is_ascii_digit) {
+            return Layer::None(text);
         }
-        at += 1;
+        if let Ok((rest, abs)) = grabserial_t(t) {
+            return Layer::Host(
+                abs,
+                HostScale::Relative,
+                rest.strip_prefix(' ').unwrap_or(rest),
+            );
+        }
+        if let Some((rest, w)) = wall_bracket_fast(t) {
+            return Layer::Host(w, HostScale::Wall, rest.strip_prefix(' ').unwrap_or(rest));
+        }
+        Layer::None(text)
+    }
+
+    /// [`split_glued`] trying the grabserial reader at every `[` (its test reference).
+    pub(super) fn split_glued_ref(text: &str) -> Option<(&str, f64, &str)> {
+        let mut at = 0;
+        loop {
+            at += text[at..].find('[')?;
+            if let Ok((rest, abs)) = grabserial_t(&text[at..]) {
+                return Some((&text[..at], abs, rest.strip_prefix(' ').unwrap_or(rest)));
+            }
+            at += 1;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::reference::*;
     use super::*;
+    use nom::character::complete::digit1;
 
     proptest::proptest! {
         #[test]
@@ -1077,7 +1078,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The `MESS:` core field read by hand is the nom sequence it replaced.
+        /// The `MESS:` core field read by hand is the nom sequence.
         #[test]
         fn rpi_core_field_is_the_nom_grammar(r in "[:0-9 a\u{e9}]{0,8}") {
             let t = format!("MESS:00:00:08.746506{r}");

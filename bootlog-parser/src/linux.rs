@@ -1,15 +1,7 @@
 //! Linux grammar: printk timestamps, the boot banner, `Run /init`, initcall_debug lines, panics.
 
 use crate::ascii::{eq_mask, word_at};
-
-#[cfg(test)]
-use nom::{
-    bytes::complete::take_while1,
-    character::complete::{char, digit1, space0},
-    combinator::opt,
-    sequence::tuple,
-    IResult,
-};
+use crate::gate::declaration::Gate;
 
 /// A printk line: its timestamp (seconds) and message.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,26 +10,6 @@ pub struct Printk<'a> {
     pub ts: f64,
     /// The message after the stamp (and an optional `[    T1]` caller id).
     pub msg: &'a str,
-}
-
-#[cfg(test)]
-fn stamp(i: &str) -> IResult<&str, f64> {
-    let (i, (_, _, s, _, us, _)) =
-        tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
-    // The decimal the stamp spells, rounded once (as every stamp reader gives it).
-    Ok((i, format!("{s}.{us}").parse().unwrap_or(0.0)))
-}
-
-#[cfg(test)]
-fn caller(i: &str) -> IResult<&str, ()> {
-    let (i, _) = tuple((
-        char('['),
-        space0,
-        nom::branch::alt((char('T'), char('C'))),
-        digit1,
-        char(']'),
-    ))(i)?;
-    Ok((i, ()))
 }
 
 /// `0.<digits>` as an f64, exactly as `format!("0.{digits}").parse()` (0.0 when that fails),
@@ -514,6 +486,24 @@ pub enum KernelLine<'a> {
     Panic(&'a str),
 }
 
+/// The lines [`line`] may take (see [`crate::gate`]).
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "Booting Linux",
+        "Uncompressing Linux",
+        "Linux version ",
+        "Kernel command line: ",
+        "Kernel panic - not syncing",
+        "Machine model: ",
+        "Freeing unused kernel",
+        "Run ",
+        "calling ",
+        "initcall ",
+    ],
+    other: None,
+    words: 0,
+};
+
 fn func_name(s: &str) -> &str {
     // A word at a time (names are short: less than a memchr call costs).
     let b = s.as_bytes();
@@ -586,31 +576,8 @@ fn name_of_first_word(s: &str) -> &str {
     }
 }
 
-#[cfg(test)]
-fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
-    let (i, (_, f, _, _, ret, _, _, us, _)) = tuple((
-        nom::bytes::complete::tag("initcall "),
-        take_while1(|c: char| !c.is_whitespace()),
-        nom::bytes::complete::tag(" returned "),
-        space0,
-        nom::combinator::recognize(tuple((opt(char('-')), digit1))),
-        nom::bytes::complete::tag(" after "),
-        space0,
-        digit1,
-        nom::bytes::complete::tag(" usecs"),
-    ))(i)?;
-    Ok((
-        i,
-        KernelLine::Initcall {
-            name: func_name(f),
-            ret: ret.parse().unwrap_or(0),
-            usecs: us.parse().unwrap_or(0),
-        },
-    ))
-}
-
 /// The `initcall` grammar by hand (initcall_debug prints one per initcall: thousands per
-/// boot); the same language and values as the nom [`initcall`], which a proptest compares.
+/// boot); the same language and values as the nom `reference::initcall`, which a proptest compares.
 fn initcall_fast(m: &str) -> Option<KernelLine<'_>> {
     initcall_parts(m).map(|(name, ret, usecs)| KernelLine::Initcall { name, ret, usecs })
 }
@@ -701,9 +668,7 @@ pub(crate) fn initcall_parts_quick(m: &str) -> Option<(&str, i64, u64)> {
     };
     // SAFETY: `stop_by_16` answers the index of a flagged byte inside `b` (its 16-byte step
     // lies in `b`), so `stop < r.len()`; every byte before it is unflagged, ASCII (below
-    // 0x80), so `stop` follows an ASCII byte (or is 0): a char boundary. (`get`, which tested
-    // it again, kept the stop's parts live across the tail's reading: a register and about
-    // six instructions a line.)
+    // 0x80), so `stop` follows an ASCII byte (or is 0): a char boundary.
     Some((unsafe { r.get_unchecked(..stop) }, ret, usecs))
 }
 
@@ -791,16 +756,18 @@ pub fn line(m: &str) -> Option<KernelLine<'_>> {
     line_full(m)
 }
 
-/// The second byte of the [`line_full`] messages that start with each first byte (0 for
-/// none), for [`line`]'s two-byte check in one lookup. A text that passes but matches
-/// nothing (a NUL second byte) only costs the full grammar's answer, `None`.
+/// The second byte of the [`GATE`] prefixes that start with each first byte (0 for none),
+/// for [`line`]'s two-byte check in one lookup (no two prefixes share a first byte but with
+/// the same second). A text that passes but matches nothing (a NUL second byte) only costs
+/// the full grammar's answer, `None`.
 static SECOND: [u8; 256] = {
     let mut t = [0u8; 256];
-    let pairs = *b"BoUnLiKeMaFrRucain";
     let mut k = 0;
-    while k < pairs.len() {
-        t[pairs[k] as usize] = pairs[k + 1];
-        k += 2;
+    while k < GATE.prefixes.len() {
+        let p = GATE.prefixes[k].as_bytes();
+        assert!(t[p[0] as usize] == 0 || t[p[0] as usize] == p[1]);
+        t[p[0] as usize] = p[1];
+        k += 1;
     }
     t
 };
@@ -904,9 +871,64 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
     }
 }
 
+/// The nom grammars and plain versions the hand-written readers stand in for: the differential tests' references.
+#[cfg(test)]
+mod reference {
+    use super::*;
+    use nom::{
+        bytes::complete::take_while1,
+        character::complete::{char, digit1, space0},
+        combinator::opt,
+        sequence::tuple,
+        IResult,
+    };
+
+    pub(super) fn stamp(i: &str) -> IResult<&str, f64> {
+        let (i, (_, _, s, _, us, _)) =
+            tuple((char('['), space0, digit1, char('.'), digit1, char(']')))(i)?;
+        // The decimal the stamp spells, rounded once (as every stamp reader gives it).
+        Ok((i, format!("{s}.{us}").parse().unwrap_or(0.0)))
+    }
+
+    pub(super) fn caller(i: &str) -> IResult<&str, ()> {
+        let (i, _) = tuple((
+            char('['),
+            space0,
+            nom::branch::alt((char('T'), char('C'))),
+            digit1,
+            char(']'),
+        ))(i)?;
+        Ok((i, ()))
+    }
+
+    pub(super) fn initcall(i: &str) -> IResult<&str, KernelLine<'_>> {
+        let (i, (_, f, _, _, ret, _, _, us, _)) = tuple((
+            nom::bytes::complete::tag("initcall "),
+            take_while1(|c: char| !c.is_whitespace()),
+            nom::bytes::complete::tag(" returned "),
+            space0,
+            nom::combinator::recognize(tuple((opt(char('-')), digit1))),
+            nom::bytes::complete::tag(" after "),
+            space0,
+            digit1,
+            nom::bytes::complete::tag(" usecs"),
+        ))(i)?;
+        Ok((
+            i,
+            KernelLine::Initcall {
+                name: func_name(f),
+                ret: ret.parse().unwrap_or(0),
+                usecs: us.parse().unwrap_or(0),
+            },
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::reference::*;
     use super::*;
+    use nom::combinator::opt;
 
     /// A stamp's value is the decimal it spells rounded once, whichever reader takes it (the
     /// fixed layout, words, bytes): the whole plus the fraction rounded twice, 1.133506 as

@@ -7,172 +7,25 @@
 //! (`word_at`) and hands each line a bit set of the words it may contain
 //! (`lines::Flags::hints`). A bit is only ever cleared when the word is certainly absent from
 //! the line's raw bytes, so a grammar that skips its search on a clear bit decides exactly as
-//! it would have searching. `NeedleIndex` (a separate pass over the whole chunk, looked up per
-//! line) is what did this before: the tests keep it as the reference.
-
-#[cfg(test)]
-use aho_corasick::packed;
-#[cfg(test)]
-use memchr::memmem;
-#[cfg(test)]
-use std::sync::OnceLock;
+//! it would have searching. The tests hold the hints to a separate search of each chunk
+//! (`reference::NeedleIndex`).
 
 /// `autoboot` (U-Boot's prompt).
 pub const AUTOBOOT: u8 = 1;
+/// The word of [`AUTOBOOT`].
+pub const AUTOBOOT_WORD: &str = "autoboot";
 /// `oard` (SYSFW board-configuration messages).
 pub const OARD: u8 = 2;
+/// The word of [`OARD`].
+pub const OARD_WORD: &str = "oard";
 /// ` reached after ` (systemd-analyze).
 pub const REACHED: u8 = 4;
+/// The word of [`REACHED`].
+pub const REACHED_WORD: &str = " reached after ";
 /// `@` (systemd-analyze critical-chain).
 pub const AT: u8 = 8;
 /// Every word may be present: what a line outside the indexed chunk gets.
 pub const ALL: u8 = AUTOBOOT | OARD | REACHED | AT;
-
-#[cfg(test)]
-const WORDS: [&str; 4] = ["autoboot", "oard", " reached after ", "@"];
-
-/// A packed multi-word searcher for the words but `@` (pattern i is bit 1 << i), when the CPU
-/// has the SIMD it needs; `None` otherwise (one memmem pass per word then).
-#[cfg(test)]
-fn words_searcher() -> Option<&'static packed::Searcher> {
-    static S: OnceLock<Option<packed::Searcher>> = OnceLock::new();
-    S.get_or_init(|| {
-        let mut b = packed::Config::new()
-            .match_kind(packed::MatchKind::LeftmostFirst)
-            .builder();
-        for w in &WORDS[..3] {
-            b.add(w);
-        }
-        b.build()
-    })
-    .as_ref()
-}
-
-/// Where the words are in the current chunk, as `(offset of a byte inside the word, bit)` in
-/// ascending offset order, and a cursor over them for the lines asked about in order.
-#[cfg(test)]
-#[derive(Debug, Default)]
-pub(crate) struct NeedleIndex {
-    found: Vec<(usize, u8)>,
-    cursor: usize,
-    /// The address of the word at the cursor, or the chunk's end when none is left: a slice
-    /// of the chunk ending there holds no word not yet passed.
-    next: usize,
-    base: usize,
-    len: usize,
-}
-
-#[cfg(test)]
-impl NeedleIndex {
-    /// Indexes a new chunk (forgetting the previous one).
-    pub(crate) fn index(&mut self, chunk: &[u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            self.found.clear();
-            // SAFETY: the CPU has AVX2 (just checked).
-            unsafe { scan_avx2(chunk, &mut self.found) };
-            self.reset(chunk);
-            return;
-        }
-        self.index_with(chunk, words_searcher());
-    }
-
-    /// [`Self::index`] without AVX2: the packed searcher given, or one memmem pass per word.
-    fn index_with(&mut self, chunk: &[u8], searcher: Option<&packed::Searcher>) {
-        self.found.clear();
-        self.found
-            .extend(memchr::memchr_iter(b'@', chunk).map(|p| (p, AT)));
-        match searcher {
-            // One SIMD pass (Teddy) for the three words. Its matches do not overlap, and no
-            // word can overlap another (none ends with another's start), nor a word itself
-            // on another line, so every line holding a word gets its bit.
-            Some(s) => self.found.extend(
-                s.find_iter(chunk)
-                    .map(|m| (m.end() - 1, 1u8 << m.pattern().as_usize())),
-            ),
-            None => {
-                for (k, w) in WORDS.iter().enumerate() {
-                    let bit = 1u8 << k;
-                    if bit != AT {
-                        // Non-overlapping matches: a word hidden inside an overlapping
-                        // earlier match shares its line (no word holds a line break), and
-                        // only presence per line matters.
-                        self.found.extend(
-                            memmem::find_iter(chunk, w.as_bytes()).map(|p| (p + w.len() - 1, bit)),
-                        );
-                    }
-                }
-            }
-        }
-        self.found.sort_unstable();
-        self.reset(chunk);
-    }
-
-    /// Points the cursor at the start of the freshly indexed `chunk`.
-    fn reset(&mut self, chunk: &[u8]) {
-        self.cursor = 0;
-        self.base = chunk.as_ptr() as usize;
-        self.len = chunk.len();
-        self.next = self.base + self.found.first().map_or(self.len, |w| w.0);
-    }
-
-    /// The words `line` may contain. `line` must be a later slice of the indexed chunk than
-    /// the previous call's (lines come in order); any other slice gets [`ALL`].
-    /// Lines never asked about cost nothing: the cursor skips their words.
-    #[cfg(test)]
-    pub(crate) fn hints(&mut self, line: &[u8]) -> u8 {
-        self.hints_at(line.as_ptr() as usize, line.len())
-    }
-
-    /// [`Self::hints`] of the slice at address `p` holding `len` bytes, for a caller that kept
-    /// only where its line was (to ask later, or never).
-    #[inline]
-    pub(crate) fn hints_at(&mut self, p: usize, len: usize) -> u8 {
-        // Most lines asked about lie in the chunk before the next word.
-        if p >= self.base && p + len <= self.next {
-            return 0;
-        }
-        self.hints_past(p, len)
-    }
-
-    /// [`Self::hints_at`] of a slice that is outside the chunk, or reaches the next word.
-    #[inline(never)]
-    fn hints_past(&mut self, p: usize, len: usize) -> u8 {
-        if p < self.base || p + len > self.base + self.len {
-            return ALL;
-        }
-        let (start, end) = (p - self.base, p - self.base + len);
-        let mut m = 0;
-        let mut c = self.cursor;
-        // Skip words that lie before this line; collect those with a byte inside it (a word
-        // never holds a line break, so a byte inside a line means the word lies inside).
-        while let Some(&(q, bit)) = self.found.get(c) {
-            if q >= end {
-                break;
-            }
-            if q >= start {
-                m |= bit;
-            }
-            c += 1;
-        }
-        self.cursor = c;
-        self.next = self.base + self.found.get(c).map_or(self.len, |w| w.0);
-        m
-    }
-}
-
-/// Whether one of the words is at the candidate offset `q` of `chunk` (a byte the SIMD
-/// scan flagged: `@`, or an `a` or `o` followed by `a`, `b` or `c` and then `h`, `o` or `r`);
-/// if so records it as `(q, bit)`. `q` lies inside the word found, so the offsets recorded
-/// keep ascending.
-#[cfg(all(test, target_arch = "x86_64"))]
-#[inline]
-fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
-    let bit = word_at(chunk, q);
-    if bit != 0 {
-        found.push((q, bit));
-    }
-}
 
 /// [`word_at`] of the candidate offset `q`, `@` (answered by `term`, which is `chunk[q]`,
 /// alone) inline. The scans' middle-byte test (see [`candidates`]) already turned away the
@@ -202,9 +55,9 @@ pub(crate) fn word_at(chunk: &[u8], q: usize) -> u8 {
     match chunk[q] {
         b'@' => AT,
         first => match (first, chunk.get(q + 2)) {
-            (b'o', Some(b'r')) if is(b"oard", 0) => OARD,
-            (b'o', Some(b'o')) if is(b"autoboot", 3) => AUTOBOOT,
-            (b'a', Some(b'h')) if is(b" reached after ", 3) => REACHED,
+            (b'o', Some(b'r')) if is(OARD_WORD.as_bytes(), 0) => OARD,
+            (b'o', Some(b'o')) if is(AUTOBOOT_WORD.as_bytes(), 3) => AUTOBOOT,
+            (b'a', Some(b'h')) if is(REACHED_WORD.as_bytes(), 3) => REACHED,
             _ => 0,
         },
     }
@@ -213,9 +66,8 @@ pub(crate) fn word_at(chunk: &[u8], q: usize) -> u8 {
 /// The candidate bytes of the 64-byte block starting `block` (whose two bytes after are the
 /// next block's first two, or zero past the chunk): bit i set where `block[i]` is `@`, or `a`
 /// or `o` with `a`, `b` or `c` next and `h`, `o` or `r` two bytes later (see
-/// [`candidates_avx2`]; the middle byte's test, added on 2026-12-01, turns away about nine
-/// in ten of the false candidates, `our`, `ash`, `arr`, `boo`..., each a flagged byte the
-/// splitter walked and a branch it mostly mispredicted). Each word has such
+/// [`candidates_avx2`]; the middle byte's test turns away most false candidates, `our`,
+/// `ash`, `arr`, `boo`..., each a flagged byte the splitter would walk). Each word has such
 /// a byte (the one [`word_at`] is asked about), so a line holding a word has a candidate; the
 /// splitter's portable pass (without AVX2) uses this.
 #[inline]
@@ -310,102 +162,261 @@ pub(crate) unsafe fn candidates_avx2<const DEL: bool>(
     (half(0), half(1))
 }
 
-/// The 64-bit mask of two 32-byte masks (see [`candidates_avx2`]).
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(all(test, target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn mask64(lo: std::arch::x86_64::__m256i, hi: std::arch::x86_64::__m256i) -> u64 {
-    use std::arch::x86_64::_mm256_movemask_epi8;
-    u64::from(_mm256_movemask_epi8(lo) as u32) | u64::from(_mm256_movemask_epi8(hi) as u32) << 32
-}
+/// The reference the splitter's hints are checked against: a separate pass over a whole
+/// chunk finding the words (AVX2, the packed searcher, or one `memmem` pass per word), then
+/// looked up line by line.
+#[cfg(test)]
+mod reference {
+    use super::*;
+    use aho_corasick::packed;
+    use memchr::memmem;
+    use std::sync::OnceLock;
 
-/// The nonzero candidate masks (see [`candidates_avx2`]) of the blocks of 64 bytes at
-/// `p + 64j` for `j` in `from..to`, as `(64j, mask)` in `hits`; returns how many.
-/// Out of line and free of calls, so that its constants stay in registers.
-///
-/// # Safety
-/// The CPU must have AVX2, `to - from <= 64`, and `p[64from..64to + 2]` must be readable.
-#[cfg(all(test, target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-unsafe fn scan_blocks(
-    p: *const u8,
-    from: usize,
-    to: usize,
-    hits: &mut [(usize, u64); 64],
-) -> usize {
-    use std::arch::x86_64::*;
-    let mut n = 0;
-    for j in from..to {
-        // SAFETY: the CPU has AVX2 and `p[64j..64j + 66]` is readable (`j < to`).
-        let (lo, hi) = candidates_avx2::<false>(p.add(64 * j));
-        let any = _mm256_or_si256(lo, hi);
-        if _mm256_testz_si256(any, any) == 0 {
-            // `n <= j - from < 64`: the `& 63` is a no-op that spares a bounds check.
-            hits[n & 63] = (64 * j, mask64(lo, hi));
-            n += 1;
-        }
+    pub(super) const WORDS: [&str; 4] = [AUTOBOOT_WORD, OARD_WORD, REACHED_WORD, "@"];
+
+    /// A packed multi-word searcher for the words but `@` (pattern i is bit 1 << i), when the CPU
+    /// has the SIMD it needs; `None` otherwise (one memmem pass per word then).
+    pub(super) fn words_searcher() -> Option<&'static packed::Searcher> {
+        static S: OnceLock<Option<packed::Searcher>> = OnceLock::new();
+        S.get_or_init(|| {
+            let mut b = packed::Config::new()
+                .match_kind(packed::MatchKind::LeftmostFirst)
+                .builder();
+            for w in &WORDS[..3] {
+                b.add(w);
+            }
+            b.build()
+        })
+        .as_ref()
     }
-    n
-}
 
-/// Finds the words in `chunk` (see [`NeedleIndex::index`]) with AVX2: a candidate mask per
-/// 64 bytes (see [`candidates_avx2`]), each candidate confirmed by [`confirm`].
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(all(test, target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
-    // Blocks of 64 bytes that can be read with the two bytes after them: `64k + 66 <= len`.
-    let full = chunk.len().saturating_sub(2) / 64;
-    // The candidate masks of up to 64 blocks, gathered before confirming any.
-    let mut hits = [(0usize, 0u64); 64];
-    let mut k = 0;
-    while k < full {
-        let to = full.min(k + 64);
-        // SAFETY: the CPU has AVX2, `to - k <= 64` and `chunk[64k..64to + 2]` exists
-        // (`64to + 2 <= 64full + 2 <= len`).
-        let n = scan_blocks(chunk.as_ptr(), k, to, &mut hits);
-        for &(i, mut m) in &hits[..n] {
-            // `m` is not zero (only such masks are kept).
-            loop {
-                confirm(chunk, i + m.trailing_zeros() as usize, found);
-                m &= m - 1;
-                if m == 0 {
-                    break;
+    /// Where the words are in the current chunk, as `(offset of a byte inside the word, bit)` in
+    /// ascending offset order, and a cursor over them for the lines asked about in order.
+    #[derive(Debug, Default)]
+    pub(crate) struct NeedleIndex {
+        found: Vec<(usize, u8)>,
+        cursor: usize,
+        /// The address of the word at the cursor, or the chunk's end when none is left: a slice
+        /// of the chunk ending there holds no word not yet passed.
+        next: usize,
+        base: usize,
+        len: usize,
+    }
+
+    impl NeedleIndex {
+        /// Indexes a new chunk (forgetting the previous one).
+        pub(crate) fn index(&mut self, chunk: &[u8]) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                self.found.clear();
+                // SAFETY: the CPU has AVX2 (just checked).
+                unsafe { scan_avx2(chunk, &mut self.found) };
+                self.reset(chunk);
+                return;
+            }
+            self.index_with(chunk, words_searcher());
+        }
+
+        /// [`Self::index`] without AVX2: the packed searcher given, or one memmem pass per word.
+        pub(super) fn index_with(&mut self, chunk: &[u8], searcher: Option<&packed::Searcher>) {
+            self.found.clear();
+            self.found
+                .extend(memchr::memchr_iter(b'@', chunk).map(|p| (p, AT)));
+            match searcher {
+                // One SIMD pass (Teddy) for the three words. Its matches do not overlap, and no
+                // word can overlap another (none ends with another's start), nor a word itself
+                // on another line, so every line holding a word gets its bit.
+                Some(s) => self.found.extend(
+                    s.find_iter(chunk)
+                        .map(|m| (m.end() - 1, 1u8 << m.pattern().as_usize())),
+                ),
+                None => {
+                    for (k, w) in WORDS.iter().enumerate() {
+                        let bit = 1u8 << k;
+                        if bit != AT {
+                            // Non-overlapping matches: a word hidden inside an overlapping
+                            // earlier match shares its line (no word holds a line break), and
+                            // only presence per line matters.
+                            self.found.extend(
+                                memmem::find_iter(chunk, w.as_bytes())
+                                    .map(|p| (p + w.len() - 1, bit)),
+                            );
+                        }
+                    }
                 }
             }
+            self.found.sort_unstable();
+            self.reset(chunk);
         }
-        k = to;
+
+        /// Points the cursor at the start of the freshly indexed `chunk`.
+        fn reset(&mut self, chunk: &[u8]) {
+            self.cursor = 0;
+            self.base = chunk.as_ptr() as usize;
+            self.len = chunk.len();
+            self.next = self.base + self.found.first().map_or(self.len, |w| w.0);
+        }
+
+        /// The words `line` may contain. `line` must be a later slice of the indexed chunk than
+        /// the previous call's (lines come in order); any other slice gets [`ALL`].
+        /// Lines never asked about cost nothing: the cursor skips their words.
+        pub(crate) fn hints(&mut self, line: &[u8]) -> u8 {
+            self.hints_at(line.as_ptr() as usize, line.len())
+        }
+
+        /// [`Self::hints`] of the slice at address `p` holding `len` bytes, for a caller that kept
+        /// only where its line was (to ask later, or never).
+        #[inline]
+        pub(crate) fn hints_at(&mut self, p: usize, len: usize) -> u8 {
+            // Most lines asked about lie in the chunk before the next word.
+            if p >= self.base && p + len <= self.next {
+                return 0;
+            }
+            self.hints_past(p, len)
+        }
+
+        /// [`Self::hints_at`] of a slice that is outside the chunk, or reaches the next word.
+        #[inline(never)]
+        fn hints_past(&mut self, p: usize, len: usize) -> u8 {
+            if p < self.base || p + len > self.base + self.len {
+                return ALL;
+            }
+            let (start, end) = (p - self.base, p - self.base + len);
+            let mut m = 0;
+            let mut c = self.cursor;
+            // Skip words that lie before this line; collect those with a byte inside it (a word
+            // never holds a line break, so a byte inside a line means the word lies inside).
+            while let Some(&(q, bit)) = self.found.get(c) {
+                if q >= end {
+                    break;
+                }
+                if q >= start {
+                    m |= bit;
+                }
+                c += 1;
+            }
+            self.cursor = c;
+            self.next = self.base + self.found.get(c).map_or(self.len, |w| w.0);
+            m
+        }
     }
-    // The last 0 to 65 bytes, 64 at a time from a zero-padded copy (zero matches no
-    // candidate byte).
-    let mut i = 64 * full;
-    loop {
-        let mut pad = [0u8; 66];
-        let rest = &chunk[i..chunk.len().min(i + 64)];
-        pad[..rest.len()].copy_from_slice(rest);
-        // SAFETY: the CPU has AVX2 and `pad[0..66]` exists.
-        let (lo, hi) = candidates_avx2::<false>(pad.as_ptr());
-        let mut m = mask64(lo, hi);
-        while m != 0 {
-            confirm(chunk, i + m.trailing_zeros() as usize, found);
-            m &= m - 1;
+
+    /// Whether one of the words is at the candidate offset `q` of `chunk` (a byte the SIMD
+    /// scan flagged: `@`, or an `a` or `o` followed by `a`, `b` or `c` and then `h`, `o` or `r`);
+    /// if so records it as `(q, bit)`. `q` lies inside the word found, so the offsets recorded
+    /// keep ascending.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn confirm(chunk: &[u8], q: usize, found: &mut Vec<(usize, u8)>) {
+        let bit = word_at(chunk, q);
+        if bit != 0 {
+            found.push((q, bit));
         }
-        i += 64;
-        if i >= chunk.len() {
-            break;
+    }
+
+    /// The 64-bit mask of two 32-byte masks (see [`candidates_avx2`]).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn mask64(lo: std::arch::x86_64::__m256i, hi: std::arch::x86_64::__m256i) -> u64 {
+        use std::arch::x86_64::_mm256_movemask_epi8;
+        u64::from(_mm256_movemask_epi8(lo) as u32)
+            | u64::from(_mm256_movemask_epi8(hi) as u32) << 32
+    }
+
+    /// The nonzero candidate masks (see [`candidates_avx2`]) of the blocks of 64 bytes at
+    /// `p + 64j` for `j` in `from..to`, as `(64j, mask)` in `hits`; returns how many.
+    /// Out of line and free of calls, so that its constants stay in registers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, `to - from <= 64`, and `p[64from..64to + 2]` must be readable.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    unsafe fn scan_blocks(
+        p: *const u8,
+        from: usize,
+        to: usize,
+        hits: &mut [(usize, u64); 64],
+    ) -> usize {
+        use std::arch::x86_64::*;
+        let mut n = 0;
+        for j in from..to {
+            // SAFETY: the CPU has AVX2 and `p[64j..64j + 66]` is readable (`j < to`).
+            let (lo, hi) = candidates_avx2::<false>(p.add(64 * j));
+            let any = _mm256_or_si256(lo, hi);
+            if _mm256_testz_si256(any, any) == 0 {
+                // `n <= j - from < 64`: the `& 63` is a no-op that spares a bounds check.
+                hits[n & 63] = (64 * j, mask64(lo, hi));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Finds the words in `chunk` (see [`NeedleIndex::index`]) with AVX2: a candidate mask per
+    /// 64 bytes (see [`candidates_avx2`]), each candidate confirmed by [`confirm`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn scan_avx2(chunk: &[u8], found: &mut Vec<(usize, u8)>) {
+        // Blocks of 64 bytes that can be read with the two bytes after them: `64k + 66 <= len`.
+        let full = chunk.len().saturating_sub(2) / 64;
+        // The candidate masks of up to 64 blocks, gathered before confirming any.
+        let mut hits = [(0usize, 0u64); 64];
+        let mut k = 0;
+        while k < full {
+            let to = full.min(k + 64);
+            // SAFETY: the CPU has AVX2, `to - k <= 64` and `chunk[64k..64to + 2]` exists
+            // (`64to + 2 <= 64full + 2 <= len`).
+            let n = scan_blocks(chunk.as_ptr(), k, to, &mut hits);
+            for &(i, mut m) in &hits[..n] {
+                // `m` is not zero (only such masks are kept).
+                loop {
+                    confirm(chunk, i + m.trailing_zeros() as usize, found);
+                    m &= m - 1;
+                    if m == 0 {
+                        break;
+                    }
+                }
+            }
+            k = to;
+        }
+        // The last 0 to 65 bytes, 64 at a time from a zero-padded copy (zero matches no
+        // candidate byte).
+        let mut i = 64 * full;
+        loop {
+            let mut pad = [0u8; 66];
+            let rest = &chunk[i..chunk.len().min(i + 64)];
+            pad[..rest.len()].copy_from_slice(rest);
+            // SAFETY: the CPU has AVX2 and `pad[0..66]` exists.
+            let (lo, hi) = candidates_avx2::<false>(pad.as_ptr());
+            let mut m = mask64(lo, hi);
+            while m != 0 {
+                confirm(chunk, i + m.trailing_zeros() as usize, found);
+                m &= m - 1;
+            }
+            i += 64;
+            if i >= chunk.len() {
+                break;
+            }
         }
     }
 }
 
 #[cfg(test)]
+pub(crate) use reference::NeedleIndex;
+
+#[cfg(test)]
 mod tests {
+    use super::reference::*;
     use super::*;
+    use memchr::memmem;
 
     #[test]
     fn hints_per_line() {

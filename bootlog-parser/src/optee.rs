@@ -1,5 +1,7 @@
 //! OP-TEE OS grammar (`I/TC:` lines, also those other cores print during later stages).
 
+use crate::gate::declaration::{lead, Gate};
+
 /// An OP-TEE line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpteeLine<'a> {
@@ -13,23 +15,26 @@ pub enum OpteeLine<'a> {
     Other(&'a str),
 }
 
-/// Classifies a line (leading blanks removed). The level and `/` checked inlined: most lines
-/// the gate lets in (`I`, `D`, `E`, ... words) are turned away without a call.
+/// The lines [`line`] takes (see [`crate::gate`]): a level, then `/TC:` or `/TA:`.
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        "I/TC:", "D/TC:", "E/TC:", "F/TC:", "W/TC:", "I/TA:", "D/TA:", "E/TA:", "F/TA:", "W/TA:",
+    ],
+    other: None,
+    words: 0,
+};
+
+/// The first five bytes of [`GATE`]'s prefixes (all of each), for [`line`]'s test.
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(5);
+
+/// Classifies a line (leading blanks removed).
 #[inline]
 pub fn line(t: &str) -> Option<OpteeLine<'_>> {
-    let b = t.as_bytes();
-    if b.len() < 5 || b[1] != b'/' || !matches!(b[0], b'I' | b'D' | b'E' | b'F' | b'W') {
+    if !lead(t.as_bytes(), 5).is_some_and(|w| LEADS.contains(&w)) {
         return None;
     }
-    line_full(t)
-}
-
-/// [`line`] after its level and `/` checks.
-fn line_full(t: &str) -> Option<OpteeLine<'_>> {
-    let r = t[2..]
-        .strip_prefix("TC:")
-        .or_else(|| t[2..].strip_prefix("TA:"))
-        .map(crate::ascii::trim_start_ws)?;
+    // After the five ASCII bytes of a prefix: a char boundary.
+    let r = crate::ascii::trim_start_ws(&t[5..]);
     if let Some(v) = r.strip_prefix("OP-TEE version:") {
         return Some(OpteeLine::Version(
             v.split_whitespace().next().unwrap_or(""),
@@ -60,5 +65,7 @@ mod tests {
         );
         assert_eq!(line("I/TC:"), Some(OpteeLine::Other("")));
         assert_eq!(line("I/O error"), None);
+        assert_eq!(line("W/TA: x"), Some(OpteeLine::Other("x")));
+        assert_eq!(line("I/TC"), None);
     }
 }

@@ -2,6 +2,7 @@
 //! `[BOOTLOADER PROFILE]` / `[KPI]` lines, the SBL revision and hand-off lines.
 
 use crate::ascii;
+use crate::gate::declaration::{lead, Gate};
 use nom::{
     bytes::complete::{tag, take_till1},
     character::complete::{digit1, space0},
@@ -48,6 +49,36 @@ pub enum SblLine<'a> {
     Starting(&'a str),
 }
 
+const KPI_DATA: &str = "KPI_DATA:";
+const REVISION: &str = "SBL Revision:";
+const STARTING_LINUX: &str = "Starting linux";
+const MCU: &str = "MCU @ ";
+const CYCLES: &str = "cycles per usec";
+const OVERFLOW: &str = "Detected overflow";
+const HANDOFF: &str = "Image loading done";
+
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and the `S` lines that
+/// hold `2nd stage bootloader`.
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        KPI_DATA,
+        "[BOOTLOADER",
+        "[KPI]",
+        "fxn:",
+        "** ",
+        "**\t",
+        "**f",
+        MCU,
+        CYCLES,
+        OVERFLOW,
+        HANDOFF,
+        REVISION,
+        STARTING_LINUX,
+    ],
+    other: Some((b"S", has_2nd_stage)),
+    words: 0,
+};
+
 fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
     let (t, mark) = opt(tag("**"))(t)?;
     let (t, _) = space0(t)?;
@@ -81,17 +112,8 @@ fn pdk_entry(t: &str) -> IResult<&str, SblLine<'_>> {
     ))
 }
 
-/// `<name> : <value>` after an MCU+ prefix: [`kv_raw`] with both sides trimmed.
-#[cfg(test)]
-fn kv(t: &str) -> Option<(&str, &str)> {
-    let (k, v) = kv_raw(t)?;
-    // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
-    // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim.
-    Some((ascii::trim_ws(k), ascii::trim_ws(ascii::trim_start(v))))
-}
-
 /// `t.split_once(" :").or_else(|| t.split_once(':'))`, untrimmed, by a one-byte search for
-/// `:` ([`ascii::find_byte`]: inlined, where a `memchr` call paid about 60 instructions).
+/// `:` ([`ascii::find_byte`], inlined).
 #[inline(always)]
 fn kv_raw(t: &str) -> Option<(&str, &str)> {
     let b = t.as_bytes();
@@ -114,61 +136,12 @@ fn kv_raw(t: &str) -> Option<(&str, &str)> {
     }
 }
 
-/// A profile value as KPI tables print most: spaces, 1 to 19 digits and `us`, nothing
-/// after. The number, read in one pass; `None` for any other text (which the general trims
-/// and [`us`] then read: where this answers they give the same number, the trimmed value
-/// holding no blank and ending in `us`).
-#[inline(always)]
-fn padded_us(v: &str) -> Option<u64> {
-    const SPACES: u64 = u64::from_le_bytes(*b"        ");
-    let b = v.as_bytes();
-    // The spaces 8 a word (the first non-space of a word by its lowest set byte once xored
-    // with spaces), the last few a byte at a time; any other blank is left to the general path.
-    let mut s = 0;
-    while let Some(w) = ascii::word_at(b, s) {
-        let x = w ^ SPACES;
-        if x != 0 {
-            s += (x.trailing_zeros() / 8) as usize;
-            break;
-        }
-        s += 8;
-    }
-    while b.get(s) == Some(&b' ') {
-        s += 1;
-    }
-    // A value that fills the rest of the line but its `us`, with 1 to 8 digits and 10 bytes
-    // or more in the line (padded tables: nearly all): its digits are the top bytes of the
-    // word that ends before `us`, read at once (a digit-by-digit fold costs ~5 a digit).
-    let n = b.len().wrapping_sub(s + 2);
-    if (1..=8).contains(&n) && b.len() >= 10 && b.ends_with(b"us") {
-        if let Some(w) = ascii::word_at(b, b.len() - 10) {
-            // The digits moved to the bottom, zeros above: a run of `n` only if all are digits.
-            let w = if n == 8 { w } else { w >> (8 * (8 - n)) };
-            if crate::linux::digit_run(w) == n {
-                return Some(crate::linux::digits_value(w, n));
-            }
-        }
-    }
-    let (x, e) = ascii::fold_digits(b, s, 0);
-    (e != s && e - s <= 19 && b.len() == e + 2 && b[e] == b'u' && b[e + 1] == b's').then_some(x)
-}
-
 /// The text after an MCU+ `[...]` tag (`header`: the `[BOOTLOADER_PROFILE]` spelling, whose
 /// values may be sizes): a total, the cores header, a point or an info line.
 #[inline(always)]
 fn profile(rest: &str, header: bool) -> Option<SblLine<'_>> {
     let (k, v) = kv_raw(rest)?;
     let k = ascii::trim_ws(k);
-    if let Some(d) = padded_us(v) {
-        // What the general path below gives for such a value.
-        return Some(if k == "SBL Total Time Taken" {
-            SblLine::Total(d)
-        } else if k == "Cores present" {
-            SblLine::CoresPresent
-        } else {
-            SblLine::Point(k, d)
-        });
-    }
     // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
     // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim (here
     // `trim_ws_graphic_ends`, which is `trim_ws` with no end scan where none is needed).
@@ -214,93 +187,21 @@ fn us(v: &str) -> Option<u64> {
     v[..n].parse().ok()
 }
 
-/// The nom grammar `us` stands in for.
-#[cfg(test)]
-fn us_nom(v: &str) -> Option<u64> {
-    let (_, (d, _, _)) = tuple((
-        digit1::<&str, ()>,
-        space0,
-        nom::character::complete::char('u'),
-    ))(v)
-    .ok()?;
-    d.parse().ok()
-}
-
-/// `2nd stage bootloader`, the word [`has_2nd_stage`] looks for.
+/// `2nd stage bootloader`, which an `S` line may hold anywhere.
 const STAGE2: &[u8] = b"2nd stage bootloader";
 
-/// For each pair of bytes (`first << 8 | second`), 1 + the offset in [`STAGE2`] where it
-/// starts, or 0 where the word holds no such pair (its 19 pairs are all different).
-const fn stage2_pairs() -> [u8; 65536] {
-    let mut t = [0u8; 65536];
-    let mut j = 0;
-    while j + 1 < STAGE2.len() {
-        let p = (STAGE2[j] as usize) << 8 | STAGE2[j + 1] as usize;
-        t[p] = j as u8 + 1;
-        j += 1;
-    }
-    t
-}
-
-static STAGE2_PAIRS: [u8; 65536] = stage2_pairs();
-
-/// Whether `t` holds `2nd stage bootloader`, looking at every 19th byte pair only, from the
-/// one at 18: a match at `s` spans the pairs starting at `s..=s + 18`, 19 in a row, so one
-/// of them starts at `18 + 19 * k` (that run holds every remainder mod 19, and its end
-/// `s + 18` is at least 18), and that pair is one of the word's. Only where the pair is the
-/// word's is the word compared, at the one offset it holds that pair. Most `S` lines hold
-/// none (a 60-byte line costs 2 probes; under 20 bytes, none); the `2`-a-word scan before
-/// cost more, a `memchr` call more still.
-#[inline(never)]
+/// Whether `t` holds [`STAGE2`]: each `2` found by the inlined [`ascii::find_byte`] (the
+/// gate asks this of every `S` line no prefix takes, most of them short), then a compare.
 fn has_2nd_stage(t: &str) -> bool {
-    has_2nd_stage_inline(t)
-}
-
-/// [`has_2nd_stage`] inlined, for the gate's word test (`gate::word_grammars`), where a call
-/// would cost its caller a frame.
-#[inline(always)]
-pub(crate) fn has_2nd_stage_inline(t: &str) -> bool {
     let b = t.as_bytes();
-    let mut p = STAGE2.len() - 2;
-    while p + 1 < b.len() {
-        let pair = usize::from(b[p]) << 8 | usize::from(b[p + 1]);
-        let j = STAGE2_PAIRS[pair];
-        // Most probes find no pair of the word: one test, the word compared only after it.
-        if j != 0 {
-            // `j - 1` is where the word would start before `p`.
-            let j = usize::from(j);
-            if p + 1 >= j && b[p + 1 - j..].starts_with(STAGE2) {
-                return true;
-            }
-        }
-        p += STAGE2.len() - 1;
-    }
-    false
-}
-
-/// [`has_2nd_stage`] as it was, probing every 16th pair from the first: the reference the
-/// 19-byte stride is checked against.
-#[cfg(test)]
-fn has_2nd_stage_16(t: &str) -> bool {
-    let b = t.as_bytes();
-    let mut p = 0;
-    while p + 1 < b.len() {
-        let pair = usize::from(b[p]) << 8 | usize::from(b[p + 1]);
-        let j = usize::from(STAGE2_PAIRS[pair]);
-        if j != 0 && p + 1 >= j && b[p + 1 - j..].starts_with(STAGE2) {
+    let mut i = 0;
+    while let Some(k) = ascii::find_byte(&b[i..], b'2') {
+        if b[i + k..].starts_with(STAGE2) {
             return true;
         }
-        p += 16;
+        i += k + 1;
     }
     false
-}
-
-/// The `memchr` search [`has_2nd_stage`] stands in for.
-#[cfg(test)]
-fn has_2nd_stage_memchr(t: &str) -> bool {
-    const W: &[u8] = b"2nd stage bootloader";
-    let b = t.as_bytes();
-    memchr::memchr_iter(b'2', b).any(|i| b[i..].starts_with(W))
 }
 
 /// Classifies a line (leading blanks already removed).
@@ -308,39 +209,27 @@ fn has_2nd_stage_memchr(t: &str) -> bool {
 pub fn line(t: &str) -> Option<SblLine<'_>> {
     // `S` lines (many: `Starting ...`) match only with `SBL Revision:`, `Starting linux` or
     // `2nd stage bootloader` anywhere: checked here, so the rest go without a call to
-    // `line_full`. Other lines: the first two bytes of every prefix below.
+    // `line_full`. Other lines: the first two bytes of [`GATE`]'s prefixes.
     if t.as_bytes().first() == Some(&b'S') {
-        if !(t.starts_with("SBL Revision:") || t.starts_with("Starting linux") || has_2nd_stage(t))
-        {
+        if !(t.starts_with(REVISION) || t.starts_with(STARTING_LINUX) || has_2nd_stage(t)) {
             return None;
         }
     } else if matches!(t.as_bytes().get(..2), Some([b'[', b'B' | b'K'])) {
         // The MCU+ tag lines (thousands in a log with SBL profiles): their own small frame,
         // not `line_full`'s (which `pdk_entry`'s nom tuple makes large).
         return tag_line(t);
-    } else if !matches!(
-        t.as_bytes().get(..2),
-        Some(
-            [b'K', b'P']
-                | [b'f', b'x']
-                | [b'*', b'*']
-                | [b'M', b'C']
-                | [b'c', b'y']
-                | [b'D', b'e']
-                | [b'I', b'm']
-        )
-    ) {
+    } else if !lead(t.as_bytes(), 2).is_some_and(|w| LEADS.contains(&w)) {
         return None;
     }
     line_full(t)
 }
 
+/// The first two bytes of [`GATE`]'s prefixes, for [`line`]'s quick test.
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(2);
+
 /// [`line`] without the two-byte check.
 fn line_full(t: &str) -> Option<SblLine<'_>> {
-    let t = t
-        .strip_prefix("KPI_DATA:")
-        .map(str::trim_start)
-        .unwrap_or(t);
+    let t = t.strip_prefix(KPI_DATA).map(str::trim_start).unwrap_or(t);
     let b = t.as_bytes();
     match b.first()? {
         b'[' => tag_line(t),
@@ -348,21 +237,21 @@ fn line_full(t: &str) -> Option<SblLine<'_>> {
             pdk_entry(t).ok().map(|(_, l)| l)
         }
         b'S' => {
-            if let Some(r) = t.strip_prefix("SBL Revision:") {
+            if let Some(r) = t.strip_prefix(REVISION) {
                 Some(SblLine::Revision(r.trim()))
-            } else if t.starts_with("Starting linux") || has_2nd_stage(t) {
+            } else if t.starts_with(STARTING_LINUX) || has_2nd_stage(t) {
                 Some(SblLine::Starting(t.trim_end()))
             } else {
                 None
             }
         }
         b'M' => {
-            let r = t.strip_prefix("MCU @ ")?;
+            let r = t.strip_prefix(MCU)?;
             let d: String = r.chars().take_while(char::is_ascii_digit).collect();
             d.parse().ok().map(SblLine::McuHz)
         }
         b'c' => {
-            let r = t.strip_prefix("cycles per usec")?;
+            let r = t.strip_prefix(CYCLES)?;
             r.trim_start()
                 .strip_prefix('=')?
                 .trim()
@@ -370,24 +259,23 @@ fn line_full(t: &str) -> Option<SblLine<'_>> {
                 .ok()
                 .map(SblLine::CyclesPerUsec)
         }
-        b'D' if t.starts_with("Detected overflow") => Some(SblLine::Overflow),
-        b'I' if t.starts_with("Image loading done") => Some(SblLine::Handoff),
+        b'D' if t.starts_with(OVERFLOW) => Some(SblLine::Overflow),
+        b'I' if t.starts_with(HANDOFF) => Some(SblLine::Handoff),
         _ => None,
     }
 }
 
 /// A text starting with `[` (after `KPI_DATA:`, if any), as [`line_full`] reads it: an MCU+
 /// `[KPI]` or `[BOOTLOADER_PROFILE]` / `[BOOTLOADER PROFILE]` line. Out of line with its own
-/// frame, which [`line`] calls directly for `[B` and `[K` texts: `line_full`'s frame (six
-/// registers saved and 360 bytes of stack, for `pdk_entry`) cost those ~35 instructions.
+/// small frame, which [`line`] calls directly for `[B` and `[K` texts (`line_full`'s frame
+/// is large, for `pdk_entry`).
 #[inline(never)]
 fn tag_line(t: &str) -> Option<SblLine<'_>> {
     let b = t.as_bytes();
     // The tag by its second byte: `[KPI]`, else one of the two 20-byte spellings.
     match b.get(1) {
         Some(b'K') if t.starts_with("[KPI]") => profile(&t["[KPI]".len()..], false),
-        // The 20 bytes as three words (`[BOOTLOA`, `DER_` or `DER `, `PROFILE]`): the
-        // 12-byte match compiled to eleven byte compares (3,100 lines on the bench log).
+        // The 20 bytes as three words (`[BOOTLOA`, `DER_` or `DER `, `PROFILE]`).
         Some(b'B') if t.len() >= 20 && b[12..20] == *b"PROFILE]" && b[..8] == *b"[BOOTLOA" => {
             match u32::from_le_bytes([b[8], b[9], b[10], b[11]]) {
                 w if w == u32::from_le_bytes(*b"DER_") => profile(&t[20..], true),
@@ -399,45 +287,37 @@ fn tag_line(t: &str) -> Option<SblLine<'_>> {
     }
 }
 
+/// The nom grammar and std versions the hand-written readers stand in for: the differential
+/// tests' references.
 #[cfg(test)]
-mod tests {
+mod reference {
     use super::*;
+    use nom::{character::complete::space0, sequence::tuple};
 
-    /// [`padded_us`] as it was before the word read of a value that fills the line: the
-    /// reference it is checked against (the spaces skipped the same way, the digits folded).
-    fn padded_us_fold(v: &str) -> Option<u64> {
-        let b = v.as_bytes();
-        let mut s = 0;
-        while b.get(s) == Some(&b' ') {
-            s += 1;
-        }
-        let (x, e) = ascii::fold_digits(b, s, 0);
-        (e != s && e - s <= 19 && b.len() == e + 2 && b[e] == b'u' && b[e + 1] == b's').then_some(x)
+    /// `<name> : <value>` after an MCU+ prefix: [`kv_raw`] with both sides trimmed.
+    pub(super) fn kv(t: &str) -> Option<(&str, &str)> {
+        let (k, v) = kv_raw(t)?;
+        // The value's leading blanks (a column of spaces in KPI tables) go a word at a time by
+        // `trim_start` (ASCII) first: what is left to `trim_ws` is the same trim.
+        Some((ascii::trim_ws(k), ascii::trim_ws(ascii::trim_start(v))))
     }
 
-    proptest::proptest! {
-        /// The word read of [`padded_us`] agrees with the fold on padded values of 0 to 11
-        /// digits, with stray bytes among the digits and other endings.
-        #[test]
-        fn padded_us_is_the_fold(
-            pad in "[ ]{0,12}",
-            lead in "[\\t/:a]{0,1}",
-            digits in "[0-9]{0,11}",
-            mid in "[ /:a\u{e9}]{0,1}",
-            more in "[0-9]{0,3}",
-            end in proptest::sample::select(vec!["us", "u", "us ", "s", "", "uS", "xs"]),
-        ) {
-            let v = format!("{pad}{lead}{digits}{mid}{more}{end}");
-            proptest::prop_assert_eq!(padded_us(&v), padded_us_fold(&v), "{:?}", v);
-        }
+    /// The nom grammar `us` stands in for.
+    pub(super) fn us_nom(v: &str) -> Option<u64> {
+        let (_, (d, _, _)) = tuple((
+            digit1::<&str, ()>,
+            space0,
+            nom::character::complete::char('u'),
+        ))(v)
+        .ok()?;
+        d.parse().ok()
     }
 
-    /// [`line_full`] as it was before the tag and the `<digits>us` value were read by fixed
-    /// positions ([`profile`], [`padded_us`]): the reference they are checked against (its
-    /// `[` lines; the rest it leaves to `line_full`).
-    fn line_full_ref(whole: &str) -> Option<SblLine<'_>> {
+    /// [`line_full`] with the tag read by `strip_prefix` and the pair split by std: the reference
+    /// of [`profile`] and [`kv_raw`] (its `[` lines; the rest it leaves to `line_full`).
+    pub(super) fn line_full_ref(whole: &str) -> Option<SblLine<'_>> {
         let t = whole
-            .strip_prefix("KPI_DATA:")
+            .strip_prefix(KPI_DATA)
             .map(str::trim_start)
             .unwrap_or(whole);
         let b = t.as_bytes();
@@ -470,6 +350,12 @@ mod tests {
             _ => line_full(whole),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reference::*;
+    use super::*;
 
     proptest::proptest! {
         /// The fixed-position tag and value reading is the reference grammar, on MCU+ lines
@@ -515,7 +401,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The hand-written scans are the nom grammar and str-method chains they replaced.
+        /// The hand-written scans are the nom grammar and str-method chains.
         #[test]
         fn fast_scans_are_the_old_ones(
             v in "[0-9 \tuxs:2ndtagebol\u{a0}]{0,24}",
@@ -527,13 +413,12 @@ mod tests {
             for t in [v.clone(), format!("{v}{w}"), format!("{w}{v}"), long.clone(), padded] {
                 proptest::prop_assert_eq!(us(&t), us_nom(&t), "{:?}", t);
                 proptest::prop_assert_eq!(has_2nd_stage(&t), t.contains("2nd stage bootloader"));
-                proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_memchr(&t));
                 let slow = t.split_once(" :").or_else(|| t.split_once(':')).map(|(k, v)| (k.trim(), v.trim()));
                 proptest::prop_assert_eq!(kv(&t), slow, "{:?}", t);
             }
         }
 
-        /// The every-16th-pair search finds the word at every offset, among its own bytes.
+        /// The search finds the word at every offset, among its own bytes.
         #[test]
         fn stage2_found_at_any_offset(
             pre in "[2nd stagebotler\u{e9}x]{0,40}",
@@ -542,8 +427,7 @@ mod tests {
         ) {
             let word = std::str::from_utf8(STAGE2).unwrap();
             for t in [format!("{pre}{word}{post}"), format!("{pre}{}{post}", &word[..cut]), format!("{pre}{post}")] {
-                proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_memchr(&t), "{:?}", t);
-                proptest::prop_assert_eq!(has_2nd_stage(&t), has_2nd_stage_16(&t), "{:?}", t);
+                proptest::prop_assert_eq!(has_2nd_stage(&t), t.contains("2nd stage bootloader"), "{:?}", t);
             }
         }
     }

@@ -1,9 +1,8 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
+use crate::gate::declaration::Gate;
 use crate::{ascii, needles};
-#[cfg(test)]
 use memchr::memmem::Finder;
-#[cfg(test)]
 use std::sync::OnceLock;
 
 /// A SYSFW line the timeline cares about.
@@ -20,6 +19,19 @@ pub enum SysfwLine<'a> {
     BoardConfig(&'a str),
 }
 
+const ABI: &str = "SYSFW ABI:";
+const VERSION: &str = "SYSFW Version";
+const TIFS: &str = "TIFS ver:";
+const DMSC: &str = "DMSC ABI revision";
+
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and `oard` anywhere (the
+/// board-configuration lines).
+pub const GATE: Gate = Gate {
+    prefixes: &[ABI, VERSION, TIFS, DMSC],
+    other: None,
+    words: needles::OARD,
+};
+
 /// Classifies a line (leading blanks and an `I/TC: ` prefix already removed).
 pub fn line(t: &str) -> Option<SysfwLine<'_>> {
     line_hinted(t, needles::ALL)
@@ -29,43 +41,7 @@ pub fn line(t: &str) -> Option<SysfwLine<'_>> {
 /// `oard`, so most lines skip that search.
 #[inline]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
-    // Every fixed prefix starts `SY`, `TI` or `DM`: other lines can only be board-config
-    // lines, which the `oard` hint announces. Inlined, so most lines pay no call.
-    if hints & needles::OARD == 0
-        && !matches!(
-            t.as_bytes().get(..2),
-            Some([b'S', b'Y'] | [b'T', b'I'] | [b'D', b'M'])
-        )
-    {
-        return None;
-    }
-    line_full(t, hints)
-}
-
-/// The text between the first `'` of `r` and its last one (to the end when there is one
-/// `'`): the first by the inlined [`ascii::find_byte`], the last by a byte loop from the end,
-/// where `split_once` and `rsplit_once` ([`quoted_split`], the test reference) paid std's
-/// char searchers.
-fn quoted(r: &str) -> Option<&str> {
-    let i = ascii::find_byte(r.as_bytes(), b'\'')?;
-    // After the ASCII `'`: a char boundary, and so is the last `'`.
-    let v = &r[i + 1..];
-    Some(match v.as_bytes().iter().rposition(|&c| c == b'\'') {
-        Some(j) => &v[..j],
-        None => v,
-    })
-}
-
-/// The `split_once` and `rsplit_once` version of [`quoted`].
-#[cfg(test)]
-fn quoted_split(r: &str) -> Option<&str> {
-    r.split_once('\'')
-        .and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)))
-}
-
-/// [`line_hinted`] without the two-byte check.
-fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
-    if let Some(r) = t.strip_prefix("SYSFW ABI:") {
+    if let Some(r) = t.strip_prefix(ABI) {
         let r = ascii::trim_ws_graphic_ends(r);
         let abi = ascii::first_word(r)?;
         return Some(SysfwLine::Abi(
@@ -73,75 +49,44 @@ fn line_full(t: &str, hints: u8) -> Option<SysfwLine<'_>> {
             quoted(r).map(ascii::trim_ws_graphic_ends),
         ));
     }
-    if let Some(r) = t.strip_prefix("SYSFW Version") {
+    if let Some(r) = t.strip_prefix(VERSION) {
         return Some(SysfwLine::Version(ascii::trim_end_ws(
             r.trim_start_matches([':', ' ']),
         )));
     }
-    if let Some(r) = t.strip_prefix("TIFS ver:") {
+    if let Some(r) = t.strip_prefix(TIFS) {
         return Some(SysfwLine::Version(ascii::trim_ws_graphic_ends(r)));
     }
-    if let Some(r) = t.strip_prefix("DMSC ABI revision") {
+    if let Some(r) = t.strip_prefix(DMSC) {
         return Some(SysfwLine::DmscAbi(ascii::trim_ws_graphic_ends(r)));
     }
-    // All three spellings contain `oard`: one prebuilt SIMD search rules out most lines.
     if hints & needles::OARD != 0 && has_board_config(t) {
         return Some(SysfwLine::BoardConfig(ascii::trim_end_ws(t)));
     }
     None
 }
 
-/// Whether `t` holds `Board Configuration`, `BoardConfig` or `board config`: each has `oa` as
-/// its second and third bytes, so only where `t` holds that pair (found by
-/// [`ascii::find_pair`]) is there anything to compare. Lines asked hold `oard` (the hint) and
-/// many `o`s, where the `o`-by-`o` search ([`has_board_config_by_o`], kept as a test
-/// reference) paid a search and a compare for each.
+/// The text between the first `'` of `r` and its last one (to the end when there is one `'`).
+fn quoted(r: &str) -> Option<&str> {
+    r.split_once('\'')
+        .and_then(|(_, v)| v.rsplit_once('\'').map(|(v, _)| v).or(Some(v)))
+}
+
+/// Whether `t` holds `Board Configuration`, `BoardConfig` or `board config`: where `t` holds
+/// `oard` (one prebuilt SIMD search), whether one of them starts a byte before.
 fn has_board_config(t: &str) -> bool {
-    let b = t.as_bytes();
-    let mut i = 0;
-    while let Some(k) = ascii::find_pair(&b[i..], b'o', b'a') {
-        if board_config_at(b, i + k) {
-            return true;
-        }
-        i += k + 1;
-    }
-    false
-}
-
-/// Whether one of the board-config words starts a byte before `b[k]` (its `o`).
-#[inline(always)]
-fn board_config_at(b: &[u8], k: usize) -> bool {
-    k >= 1 && {
-        let s = &b[k - 1..];
-        s.starts_with(b"Board Configuration")
-            || s.starts_with(b"BoardConfig")
-            || s.starts_with(b"board config")
-    }
-}
-
-/// The `o`-by-`o` search [`has_board_config`] stands in for.
-#[cfg(test)]
-fn has_board_config_by_o(t: &str) -> bool {
-    let b = t.as_bytes();
-    let mut i = 0;
-    while let Some(k) = ascii::find_byte(&b[i..], b'o') {
-        if board_config_at(b, i + k) {
-            return true;
-        }
-        i += k + 1;
-    }
-    false
-}
-
-/// The `memmem` search for `oard` [`has_board_config`] stands in for (`oard` cannot overlap
-/// itself, so the non-overlapping matches are all of them).
-#[cfg(test)]
-fn has_board_config_memmem(t: &str) -> bool {
     static OARD: OnceLock<Finder<'static>> = OnceLock::new();
     let b = t.as_bytes();
-    OARD.get_or_init(|| Finder::new("oard"))
+    OARD.get_or_init(|| Finder::new(needles::OARD_WORD))
         .find_iter(b)
-        .any(|i| board_config_at(b, i))
+        .any(|k| {
+            k >= 1 && {
+                let s = &b[k - 1..];
+                s.starts_with(b"Board Configuration")
+                    || s.starts_with(b"BoardConfig")
+                    || s.starts_with(b"board config")
+            }
+        })
 }
 
 #[cfg(test)]
@@ -149,24 +94,7 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// The two-byte check turns away no line the grammar matches.
-        #[test]
-        fn two_byte_check_keeps_every_match(
-            a in proptest::sample::select(b"SYTIDMsyx ".to_vec()),
-            b in proptest::sample::select(b"SYTIDMsyx ".to_vec()),
-            rest in proptest::sample::select(vec![
-                "SFW ABI: 3.1 (x 'v')", "SFW Version 1", "FS ver: 10", "SC ABI revision 3.1",
-                "", "x Board Configuration", "BoardConfig", " board config",
-            ]),
-            hints in proptest::sample::select(vec![0u8, needles::OARD]),
-        ) {
-            let t = format!("{}{}{rest}", a as char, b as char);
-            proptest::prop_assert_eq!(line_hinted(&t, hints), line_full(&t, hints), "{:?}", t);
-        }
-    }
-
-    proptest::proptest! {
-        /// The one-search board-config test is the `oard` search and three `contains`.
+        /// The board-config test is three `contains`.
         #[test]
         fn board_config_is_the_contains_chain(
             parts in proptest::collection::vec(proptest::sample::select(vec![
@@ -179,17 +107,6 @@ mod tests {
             let slow = t.contains("oard")
                 && (t.contains("Board Configuration") || t.contains("BoardConfig") || t.contains("board config"));
             proptest::prop_assert_eq!(has_board_config(&t), slow, "{:?}", t);
-            proptest::prop_assert_eq!(has_board_config_memmem(&t), slow, "{:?}", t);
-            proptest::prop_assert_eq!(has_board_config_by_o(&t), slow, "{:?}", t);
-        }
-    }
-
-    proptest::proptest! {
-        /// The byte searches for the quotes are `split_once` and `rsplit_once`.
-        #[test]
-        fn quoted_is_the_split(s in "['a \u{e9}(]{0,40}", pad in 0usize..20) {
-            let t = format!("{}{s}", "x".repeat(pad));
-            proptest::prop_assert_eq!(quoted(&t), quoted_split(&t), "{:?}", t);
         }
     }
 

@@ -1,6 +1,7 @@
 //! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
 //! status lines, and `systemd-analyze blame` / `critical-chain` output.
 
+use crate::gate::declaration::{lead, Gate};
 use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use nom::{
@@ -270,28 +271,29 @@ pub enum SystemdLine<'a> {
     Chain(&'a str, f64, Option<f64>),
 }
 
-/// The unit suffixes: [`has_unit_suffix`] compares them by the last byte, and the tests check
-/// it against this list.
-#[cfg(test)]
-const UNIT_SUFFIXES: [&str; 11] = [
-    ".service",
-    ".target",
-    ".mount",
-    ".device",
-    ".socket",
-    ".timer",
-    ".swap",
-    ".path",
-    ".slice",
-    ".scope",
-    ".automount",
-];
+const OK: &str = "[  OK  ]";
+const FAILED: &str = "[FAILED]";
+const STARTUP: &str = "Startup finished in ";
+const WELCOME: &str = "Welcome to ";
+
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, the number lines that may
+/// be blame rows, and ` reached after ` or `@` anywhere (analyze's summary and chain rows).
+pub const GATE: Gate = Gate {
+    prefixes: &[OK, FAILED, STARTUP, WELCOME, "systemd["],
+    other: Some((b"0123456789", may_be_blame_row)),
+    words: needles::REACHED | needles::AT,
+};
+
+/// Whether a text starting with a digit may be a blame row, by its last byte
+/// ([`may_end_blame_row`]).
+fn may_be_blame_row(t: &str) -> bool {
+    t.as_bytes().last().is_some_and(|&c| may_end_blame_row(c))
+}
 
 /// Whether the text after the last `.` of `s` is a unit suffix (`.service`, ...). Each suffix
 /// holds one `.`, its first byte, so this is `s` ending with one: the last byte picks the
-/// few to compare (the `rposition` scan it replaced is [`has_unit_suffix_scan`]).
-/// `always`: with `#[inline]` alone it was a call from `blame_row` (about 18 instructions a
-/// row in call overhead and a second look at the last byte).
+/// few to compare (`reference::has_unit_suffix_scan` is the scan it stands for). `always`:
+/// inlined into `blame_row`, which has looked at the last byte already.
 #[inline(always)]
 fn has_unit_suffix(s: &str) -> bool {
     match s.as_bytes().last() {
@@ -314,48 +316,23 @@ fn has_unit_suffix(s: &str) -> bool {
     }
 }
 
-/// The last-`.` scan [`has_unit_suffix`] stands in for.
-#[cfg(test)]
-fn has_unit_suffix_scan(s: &str) -> bool {
-    let b = s.as_bytes();
-    let tail = &b[b.len().saturating_sub(MAX_SUFFIX)..];
-    // The last `.` of `s`, if it lies in the tail (one further back leaves too long a suffix).
-    match tail.iter().rposition(|&c| c == b'.') {
-        Some(d) => UNIT_SUFFIXES.iter().any(|u| u.as_bytes() == &tail[d..]),
-        None => false,
-    }
-}
-
-/// The length of the longest of [`UNIT_SUFFIXES`].
-#[cfg(test)]
-const MAX_SUFFIX: usize = ".automount".len();
-
-/// Whether `s` holds no `' '` ([`ascii::find_byte`]: units run to 20 and more bytes, where
-/// `contains` paid core's `memchr` set-up on each).
+/// Whether `s` holds no `' '` ([`ascii::find_byte`], inlined: units run to 20 and more
+/// bytes).
 #[inline]
 fn no_space(s: &str) -> bool {
     ascii::find_byte(s.as_bytes(), b' ').is_none()
 }
 
 /// Whether `s` is a unit name: a unit suffix at its end and no `' '` (as
-/// [`is_unit_chain`] says, by the byte-level tests).
+/// `reference::is_unit_chain` says, by the byte-level tests).
 fn is_unit(s: &str) -> bool {
     has_unit_suffix(s) && no_space(s)
 }
 
-/// The `ends_with` and `contains` chain [`is_unit`] stands in for.
-#[cfg(test)]
-fn is_unit_chain(s: &str) -> bool {
-    UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
-}
-
-/// `s.rsplit_once(pat)` for a short ASCII `pat`, by a byte loop from the end: std builds a
-/// two-way searcher on each call (about 340 instructions a `Startup finished` part). Always
-/// inlined, so the pattern is a constant: out of line, each byte equal to its first (every
-/// blank, for ` (`) paid a `memcmp` call for the rest (~220 instructions a call). A plain
-/// loop testing the pattern's second byte first (`=`, `(`: rarer than the blank both start
-/// with, which had every blank of a line compared): the reversed range's `find` cost ~60k
-/// instructions more on the bench log. `pat` holds two bytes or more.
+/// `s.rsplit_once(pat)` for a short ASCII `pat`, by a byte loop from the end (std builds a
+/// two-way searcher on each call). Always inlined, so the pattern is a constant; the loop
+/// tests the pattern's second byte first (`=`, `(`: rarer than the blank both start with).
+/// `pat` holds two bytes or more.
 #[inline(always)]
 fn rsplit_once_ascii<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
     let (b, p) = (s.as_bytes(), pat.as_bytes());
@@ -374,15 +351,14 @@ fn rsplit_once_ascii<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
 
 /// A `Startup finished in` line's parts and total. The spans by [`quick_span_str`], which is
 /// [`span_str`] with the fixed reader of `1min 33.629s`, `481ms` and `17.576s` first (a
-/// proptest holds them equal): `span_str`'s general loop cost ~300 instructions a span.
+/// proptest holds them equal).
 fn startup(r: &str) -> Option<SystemdLine<'_>> {
     let (main, total) = match rsplit_once_ascii(r, " = ") {
         Some((m, t)) => (m, quick_span_str(t)),
         None => (r, None),
     };
     let mut parts = Vec::new();
-    // `main.split(" + ")` by [`split_plus_once`]: std's two-way searcher cost ~700
-    // instructions a line to set up and run.
+    // `main.split(" + ")` by [`split_plus_once`], without std's two-way searcher.
     let mut rest = Some(main);
     while let Some(m) = rest {
         let (p, r) = split_plus_once(m);
@@ -431,9 +407,9 @@ fn trim_tree_glyphs(s: &str) -> &str {
 }
 
 /// Strips tree glyphs (also as HTML entities, `&#9492;&#9472;`) from a critical-chain row.
-/// The usual pair, `└─` as entities, goes by one compare: the two rounds of the `;` search it
-/// stands for (each strips one entity, and nothing lies between them for the glyph trim to
-/// take) cost ~85 instructions a row (1,400 rows on the bench log).
+/// The usual pair, `└─` as entities, goes by one compare, as the two rounds of the `;` search
+/// it stands for strip it (each strips one entity, and nothing lies between them for the
+/// glyph trim to take).
 fn strip_tree(mut s: &str) -> &str {
     loop {
         let t = trim_tree_glyphs(s);
@@ -453,8 +429,7 @@ fn strip_tree(mut s: &str) -> &str {
 }
 
 /// Where the `@` of the first ` @` of `b` is: a one-byte search ([`ascii::find_byte`],
-/// inlined, where the `memchr` iterator it replaced, [`spaced_at_memchr`], paid a call of about
-/// 60 instructions), then a look back.
+/// inlined; `reference::spaced_at_memchr` is the search it stands for), then a look back.
 #[inline]
 fn spaced_at(b: &[u8]) -> Option<usize> {
     let mut from = 0;
@@ -465,12 +440,6 @@ fn spaced_at(b: &[u8]) -> Option<usize> {
         }
         from = i + 1;
     }
-}
-
-/// The `memchr` search [`spaced_at`] stands in for.
-#[cfg(test)]
-fn spaced_at_memchr(b: &[u8]) -> Option<usize> {
-    memchr::memchr_iter(b'@', b).find(|&i| i > 0 && b[i - 1] == b' ')
 }
 
 /// Classifies a line (leading blanks removed; a `systemd[1]: ` prefix is allowed).
@@ -486,14 +455,14 @@ pub fn line(t: &str) -> Option<SystemdLine<'_>> {
 #[inline(always)]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     // The most frequent match, answered here as `line_full` answers it whatever the hints.
-    if t.as_bytes().get(..8) == Some(b"[  OK  ]") {
+    if t.starts_with(OK) {
         return Some(SystemdLine::Ok);
     }
     // Without ` reached after `, a line the first bytes turn away can only be a critical-chain
     // row (`line_full`'s last arm, also where an `S` or `W` guard fails), which needs a ` @`
     // (`spaced_at` finds one in a suffix of the line): a line with the `@` hint but no ` @`
-    // (`root@host`, `serial@2800000`: 2,300 on the bench log) is turned away here, spared
-    // `line_full`'s frame and tree strip (~60 instructions) for one pair search.
+    // (`root@host`, `serial@2800000`) is turned away here, spared `line_full`'s frame and
+    // tree strip for one pair search.
     if hints & needles::REACHED == 0
         && !may_match_unhinted(t.as_bytes())
         && (hints & needles::AT == 0 || ascii::find_pair(t.as_bytes(), b' ', b'@').is_none())
@@ -514,22 +483,20 @@ pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
 /// left to itself the compiler made it a call on every line the gate lets in.
 #[inline(always)]
 fn may_match_unhinted(b: &[u8]) -> bool {
-    let head = b.get(..8);
     match b.first() {
-        Some(b'[') => head == Some(b"[  OK  ]") || head == Some(b"[FAILED]"),
-        Some(b'S') => head == Some(b"Startup "),
-        Some(b'W') => head == Some(b"Welcome "),
-        Some(b's') => head == Some(b"systemd["),
         Some(b'0'..=b'9') => may_end_blame_row(b[b.len() - 1]),
-        _ => false,
+        _ => lead(b, 8).is_some_and(|w| LEADS.contains(&w)),
     }
 }
+
+/// The first eight bytes of [`GATE`]'s prefixes, for [`may_match_unhinted`].
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(8);
 
 /// Whether a line ending in `last` may be a blame row: every unit suffix ends in one of
 /// `ehprt`, and blanks may follow it; any other ASCII byte rules the line out (most number
 /// lines) without a trim. Non-ASCII bytes may be Unicode blanks: those lines are checked.
 #[inline]
-fn may_end_blame_row(last: u8) -> bool {
+pub(crate) fn may_end_blame_row(last: u8) -> bool {
     last >= 0x80
         || matches!(
             last,
@@ -539,7 +506,7 @@ fn may_end_blame_row(last: u8) -> bool {
 
 /// A line starting with a digit, as a blame row (`3.006s plymouth-quit-wait.service`), if it
 /// is one. Its own small frame, out of line: [`line_hinted`] calls it for number lines
-/// directly, which paid `line_full`'s large one (about 30 instructions a row) before.
+/// directly, sparing them `line_full`'s large one.
 #[inline(never)]
 fn blame_row(t: &str) -> Option<SystemdLine<'_>> {
     let b = t.as_bytes();
@@ -573,26 +540,24 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     let b = t.as_bytes();
     match b.first()? {
         b'[' => {
-            if t.starts_with("[  OK  ]") {
+            if t.starts_with(OK) {
                 return Some(SystemdLine::Ok);
             }
-            if let Some(r) = t.strip_prefix("[FAILED]") {
+            if let Some(r) = t.strip_prefix(FAILED) {
                 let r = ascii::trim_ws(r);
                 let r = r.strip_prefix("Failed to start ").unwrap_or(r);
                 return Some(SystemdLine::Failed(r.trim_end_matches('.')));
             }
             None
         }
-        b'S' if t.starts_with("Startup finished in ") => {
-            startup(&t["Startup finished in ".len()..])
-        }
-        b'W' if t.starts_with("Welcome to ") => Some(SystemdLine::Welcome),
+        b'S' if t.starts_with(STARTUP) => startup(&t[STARTUP.len()..]),
+        b'W' if t.starts_with(WELCOME) => Some(SystemdLine::Welcome),
         b'0'..=b'9' => blame_row(t),
         _ => {
             // Most lines reaching here are ordinary kernel messages: find the needles with
             // prebuilt SIMD searchers (first match, as `split_once`), and skip the tree
             // stripping when the line holds no `@` at all (`s` below is a suffix of `t`).
-            const REACHED: &str = " reached after ";
+            const REACHED: &str = needles::REACHED_WORD;
             static REACHED_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
             let reached = REACHED_FINDER.get_or_init(|| Finder::new(REACHED));
             let found = if hints & needles::REACHED != 0 {
@@ -632,8 +597,54 @@ fn line_full(t: &str, hints: u8) -> Option<SystemdLine<'_>> {
     }
 }
 
+/// The std searches and scans the hand-written readers stand in for: the differential tests' references.
+#[cfg(test)]
+mod reference {
+
+    /// The unit suffixes: [`has_unit_suffix`] compares them by the last byte, and the tests check
+    /// it against this list.
+    pub(super) const UNIT_SUFFIXES: [&str; 11] = [
+        ".service",
+        ".target",
+        ".mount",
+        ".device",
+        ".socket",
+        ".timer",
+        ".swap",
+        ".path",
+        ".slice",
+        ".scope",
+        ".automount",
+    ];
+
+    /// The last-`.` scan [`has_unit_suffix`] stands in for.
+    pub(super) fn has_unit_suffix_scan(s: &str) -> bool {
+        let b = s.as_bytes();
+        let tail = &b[b.len().saturating_sub(MAX_SUFFIX)..];
+        // The last `.` of `s`, if it lies in the tail (one further back leaves too long a suffix).
+        match tail.iter().rposition(|&c| c == b'.') {
+            Some(d) => UNIT_SUFFIXES.iter().any(|u| u.as_bytes() == &tail[d..]),
+            None => false,
+        }
+    }
+
+    /// The length of the longest of [`UNIT_SUFFIXES`].
+    pub(super) const MAX_SUFFIX: usize = ".automount".len();
+
+    /// The `ends_with` and `contains` chain [`is_unit`] stands in for.
+    pub(super) fn is_unit_chain(s: &str) -> bool {
+        UNIT_SUFFIXES.iter().any(|u| s.ends_with(u)) && !s.contains(' ')
+    }
+
+    /// The `memchr` search [`spaced_at`] stands in for.
+    pub(super) fn spaced_at_memchr(b: &[u8]) -> Option<usize> {
+        memchr::memchr_iter(b'@', b).find(|&i| i > 0 && b[i - 1] == b' ')
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::reference::*;
     use super::*;
 
     proptest::proptest! {
@@ -733,7 +744,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The byte-level scans are the str-method chains they replaced.
+        /// The byte-level scans are the str-method chains.
         #[test]
         fn fast_scans_are_the_str_chains(
             s in "[ 0-9a-z.|`\\-\u{2514}\u{2500}\u{251c}\u{2502}\u{a0}]{0,16}",
@@ -786,7 +797,7 @@ mod tests {
         }
     }
 
-    /// `strip_tree` as it was with std's `find(';')`.
+    /// `strip_tree` with std's `find(';')`.
     fn strip_tree_find(mut s: &str) -> &str {
         loop {
             let t = s.trim_start_matches(TREE_GLYPHS);

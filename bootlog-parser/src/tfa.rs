@@ -1,5 +1,7 @@
 //! Trusted Firmware-A (and OpenSBI, its RISC-V counterpart) grammar.
 
+use crate::gate::declaration::Gate;
+
 /// A TF-A line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TfaLine<'a> {
@@ -11,39 +13,37 @@ pub enum TfaLine<'a> {
     OpenSbi(&'a str),
 }
 
-/// Classifies a line (leading blanks removed).
+/// The lines [`line`] may take (see [`crate::gate`]): the log levels.
+pub const GATE: Gate = Gate {
+    prefixes: &["NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:"],
+    other: None,
+    words: 0,
+};
+
+/// What an OpenSBI banner starts with, with a log level or bare.
+const OPENSBI: &str = "OpenSBI ";
+
+/// The lines [`opensbi`] may take (see [`crate::gate`]).
+pub const OPENSBI_GATE: Gate = Gate {
+    prefixes: &[OPENSBI],
+    other: None,
+    words: 0,
+};
+
+/// Classifies a line (leading blanks removed): a log level of [`GATE`], then a BL stage's
+/// version, an OpenSBI banner, or another message.
 #[inline]
 pub fn line(t: &str) -> Option<TfaLine<'_>> {
-    // The log levels' first two bytes: other lines are turned away without a call.
-    if !matches!(
-        t.as_bytes().get(..2),
-        Some([b'N', b'O'] | [b'I', b'N'] | [b'W', b'A'] | [b'E', b'R'] | [b'V', b'E'])
-    ) {
-        return None;
-    }
-    line_full(t)
-}
-
-/// [`line`] without the two-byte check: [`line_full_ref`] with the level picked by its first
-/// byte (the five start with five different bytes) and the first `:` found by the inlined
-/// [`crate::ascii::find_byte`] (`split_once(':')` paid std's char searcher, about half of the
-/// ~200 instructions a line).
-fn line_full(t: &str) -> Option<TfaLine<'_>> {
-    let level = match t.as_bytes().first()? {
-        b'N' => "NOTICE:",
-        b'I' => "INFO:",
-        b'W' => "WARNING:",
-        b'E' => "ERROR:",
-        b'V' => "VERBOSE:",
-        _ => return None,
-    };
-    let rest = crate::ascii::trim_start_ws(t.strip_prefix(level)?);
-    if let Some(r) = rest.strip_prefix("OpenSBI ") {
+    let rest = GATE
+        .prefixes
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .map(crate::ascii::trim_start_ws)?;
+    if let Some(r) = rest.strip_prefix(OPENSBI) {
         return Some(TfaLine::OpenSbi(crate::ascii::trim_ws(r)));
     }
-    let colon = crate::ascii::find_byte(rest.as_bytes(), b':')?;
-    // The ASCII `:` is a char boundary on both sides.
-    Some(stage_line(&rest[..colon], &rest[colon + 1..]))
+    let (bl, r) = rest.split_once(':')?;
+    Some(stage_line(bl, r))
 }
 
 /// A level line's text split at its first `:` into `bl` and `r`: a BL stage's version
@@ -61,23 +61,9 @@ fn stage_line<'a>(bl: &'a str, r: &'a str) -> TfaLine<'a> {
     }
 }
 
-/// The `find_map` and `split_once` version [`line_full`] stands in for (its test reference).
-#[cfg(test)]
-fn line_full_ref(t: &str) -> Option<TfaLine<'_>> {
-    let rest = ["NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:"]
-        .iter()
-        .find_map(|p| t.strip_prefix(p))
-        .map(crate::ascii::trim_start_ws)?;
-    if let Some(r) = rest.strip_prefix("OpenSBI ") {
-        return Some(TfaLine::OpenSbi(crate::ascii::trim_ws(r)));
-    }
-    let (bl, r) = rest.split_once(':')?;
-    Some(stage_line(bl, r))
-}
-
 /// `OpenSBI v1.2` as printed bare (without a log level): the version.
 pub fn opensbi(t: &str) -> Option<&str> {
-    t.strip_prefix("OpenSBI ")
+    t.strip_prefix(OPENSBI)
         .and_then(|r| r.split_whitespace().next())
         .filter(|v| v.starts_with('v'))
 }
@@ -85,37 +71,6 @@ pub fn opensbi(t: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        /// The two-byte check turns away no line the grammar matches.
-        #[test]
-        fn two_byte_check_keeps_every_match(
-            a in proptest::sample::select(b"NOIWAERVx ".to_vec()),
-            b in proptest::sample::select(b"NOIWAERVx ".to_vec()),
-            rest in proptest::sample::select(vec![
-                "TICE:  BL31: v2.8", "FO:    BL2: x", "RNING: y", "ROR:", "RBOSE: z", "", "x",
-            ]),
-        ) {
-            let t = format!("{}{}{rest}", a as char, b as char);
-            proptest::prop_assert_eq!(line(&t), line_full(&t), "{:?}", t);
-        }
-    }
-
-    proptest::proptest! {
-        /// The first-byte level and the inlined `:` search are the `find_map` and
-        /// `split_once` chain, on texts glued from the grammar's words.
-        #[test]
-        fn fast_line_is_the_chain(
-            parts in proptest::collection::vec(proptest::sample::select(vec![
-                "NOTICE:", "INFO:", "WARNING:", "ERROR:", "VERBOSE:", "NOTICE", "N", "BL31", "BL2",
-                "BL", ":", " ", "  ", "\t", "v2.8", "v", "2", "OpenSBI ", "x", "\u{e9}", "\u{a0}",
-                "(release):v2.8-226", "BL31x",
-            ]), 0..8),
-        ) {
-            let t = parts.concat();
-            proptest::prop_assert_eq!(line_full(&t), line_full_ref(&t), "{:?}", t);
-        }
-    }
 
     #[test]
     fn bl31() {

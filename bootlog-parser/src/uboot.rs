@@ -1,20 +1,8 @@
 //! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
+use crate::gate::declaration::{lead, Gate};
 use crate::{ascii, needles};
-#[cfg(test)]
-use memchr::memmem::Finder;
-#[cfg(test)]
-use nom::{
-    branch::alt,
-    bytes::complete::{tag, take_till1},
-    character::complete::{digit1, space0},
-    combinator::{map, opt, recognize},
-    sequence::pair,
-    IResult,
-};
-#[cfg(test)]
-use std::sync::OnceLock;
 
 /// Which U-Boot phase printed a banner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,41 +45,37 @@ pub enum UbootLine<'a> {
     Error(&'a str),
 }
 
-/// The nom `version` of [`banner`], the test reference of [`banner_fast`].
-#[cfg(test)]
-fn version(i: &str) -> IResult<&str, &str> {
-    recognize(pair(digit1, take_till1(|c: char| c.is_whitespace())))(i)
-}
+const BANNER: &str = "U-Boot ";
+const TRYING: &str = "Trying to boot from ";
+const TIMER_SUMMARY: &str = "Timer summary in microseconds (";
+const SPL_FAILED: &str = "SPL: failed to boot";
+const MARK: &str = "Mark";
+const ACCUMULATED: &str = "Accumulated time:";
+const ERROR: &str = "### ERROR ###";
+const STARTING_KERNEL: &str = "Starting kernel";
+const STARTING_ATF: &str = "Starting ATF";
 
-/// The nom banner grammar, the test reference of [`banner_fast`].
-#[cfg(test)]
-fn banner(i: &str) -> IResult<&str, UbootLine<'_>> {
-    let (i, _) = tag("U-Boot ")(i)?;
-    let (i, phase) = opt(alt((
-        map(tag("SPL "), |_| Phase::Spl),
-        map(tag("TPL "), |_| Phase::Tpl),
-        map(tag("VPL "), |_| Phase::Tpl),
-    )))(i)?;
-    let (i, version) = version(i)?;
-    let (i, _) = space0(i)?;
-    let build = i
-        .strip_prefix('(')
-        .and_then(|r| r.find(')').map(|e| &r[..e]));
-    Ok((
-        "",
-        UbootLine::Banner {
-            phase: phase.unwrap_or(Phase::Proper),
-            version,
-            build,
-        },
-    ))
-}
+/// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and `autoboot` anywhere.
+pub const GATE: Gate = Gate {
+    prefixes: &[
+        BANNER,
+        TRYING,
+        TIMER_SUMMARY,
+        SPL_FAILED,
+        MARK,
+        ACCUMULATED,
+        ERROR,
+        STARTING_KERNEL,
+        STARTING_ATF,
+    ],
+    other: None,
+    words: needles::AUTOBOOT,
+};
 
-/// `U-Boot [SPL |TPL |VPL ]<version>[ (<build>)]` by hand, as the nom [`banner`] reads it:
-/// every boot prints one or more, and nom paid about 800 instructions for each (the version
-/// char by char, the `)` by a char searcher).
+/// `U-Boot [SPL |TPL |VPL ]<version>[ (<build>)]` by hand, as the nom `reference::banner`
+/// reads it (a proptest holds them equal): every boot prints one or more.
 fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
-    let r = t.strip_prefix("U-Boot ")?;
+    let r = t.strip_prefix(BANNER)?;
     let (phase, r) = match r.as_bytes().get(..4) {
         Some(b"SPL ") => (Phase::Spl, &r[4..]),
         Some(b"TPL " | b"VPL ") => (Phase::Tpl, &r[4..]),
@@ -100,7 +84,6 @@ fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
     let b = r.as_bytes();
     // `digit1`, then `take_till1(char::is_whitespace)`: the version runs to the first
     // whitespace char, and must hold more than its leading digits.
-    // (An index loop: the `take_while` count paid ~10 instructions a digit.)
     let mut digits = 0;
     while b.get(digits).is_some_and(u8::is_ascii_digit) {
         digits += 1;
@@ -109,7 +92,7 @@ fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
         return None;
     }
     // `find(char::is_whitespace)` after the digits (ASCII: a char boundary), 8 bytes a word
-    // while they are ASCII (versions run to 30 bytes and more: a byte loop paid ~8 a byte).
+    // while they are ASCII (versions run to 30 bytes and more).
     let end = digits + ascii::word_end(&r[digits..]);
     if end == digits {
         return None;
@@ -120,8 +103,7 @@ fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
     while matches!(b.get(k), Some(b' ' | b'\t')) {
         k += 1;
     }
-    // The `)` by the inlined [`ascii::find_byte`]: a `memchr` call paid about 57 instructions
-    // for the 30-odd bytes of a build stamp.
+    // The `)` by the inlined [`ascii::find_byte`] (a build stamp is 30-odd bytes).
     let build = r[k..]
         .strip_prefix('(')
         .and_then(|r| ascii::find_byte(r.as_bytes(), b')').map(|e| &r[..e]));
@@ -137,34 +119,37 @@ pub fn line(t: &str) -> Option<UbootLine<'_>> {
     line_hinted(t, needles::ALL)
 }
 
+/// The first four bytes of [`GATE`]'s prefixes, for [`line_hinted`]'s quick test.
+static LEADS: [u64; GATE.prefixes.len()] = GATE.leads(4);
+
 /// [`line`] for the timeline: `hints` (see [`crate::needles`]) says whether the line may hold
 /// `autoboot`, so most lines skip that search.
 #[inline]
 pub(crate) fn line_hinted(t: &str, hints: u8) -> Option<UbootLine<'_>> {
-    // Without `autoboot` in the line, only the fixed prefixes below can match: their first
-    // four bytes (two for `St`, answered next) turn other lines away without a call
-    // (`SPL initial ...`, `## Booting ...`, `Times for ...` and the like included).
-    if hints & needles::AUTOBOOT == 0
-        && t.as_bytes().get(..2) != Some(b"St")
-        && !matches!(
-            t.as_bytes().get(..4),
-            Some(b"U-Bo" | b"Tryi" | b"Time" | b"SPL:" | b"Mark" | b"Accu" | b"### ")
-        )
+    // Without `autoboot` in the line, only [`GATE`]'s prefixes can match: their first four
+    // bytes turn other lines away without a call.
+    if hints & needles::AUTOBOOT == 0 && !lead(t.as_bytes(), 4).is_some_and(|w| LEADS.contains(&w))
     {
         return None;
     }
     // `St` lines (many `Starting ...`) are answered here without a call: only the two
     // hand-off lines match.
     if t.as_bytes().get(..2) == Some(b"St") {
-        return if t.starts_with("Starting kernel") {
-            Some(UbootLine::StartingKernel)
-        } else if t.starts_with("Starting ATF") {
-            Some(UbootLine::StartingAtf)
-        } else {
-            None
-        };
+        return starting(t);
     }
     line_full(t, hints)
+}
+
+/// A `St` line: one of the two hand-off lines, or nothing.
+#[inline(always)]
+fn starting(t: &str) -> Option<UbootLine<'_>> {
+    if t.starts_with(STARTING_KERNEL) {
+        Some(UbootLine::StartingKernel)
+    } else if t.starts_with(STARTING_ATF) {
+        Some(UbootLine::StartingAtf)
+    } else {
+        None
+    }
 }
 
 /// [`line_hinted`] without the two-byte check.
@@ -174,32 +159,28 @@ fn line_full(t: &str, hints: u8) -> Option<UbootLine<'_>> {
         // A banner's fixed prefix first, before any nom parsing (and no other branch for `U`).
         b'U' => banner_fast(t),
         b'T' => {
-            if let Some(r) = t.strip_prefix("Trying to boot from ") {
+            if let Some(r) = t.strip_prefix(TRYING) {
                 Some(UbootLine::TryingToBoot(ascii::trim_end_ws(r)))
-            } else if let Some(r) = t.strip_prefix("Timer summary in microseconds (") {
+            } else if let Some(r) = t.strip_prefix(TIMER_SUMMARY) {
                 Some(UbootLine::BootstageHeader(header_count(r)?))
             } else {
                 None
             }
         }
         b'S' => {
-            if t.starts_with("Starting kernel") {
-                Some(UbootLine::StartingKernel)
-            } else if t.starts_with("Starting ATF") {
-                Some(UbootLine::StartingAtf)
-            } else if t.starts_with("SPL: failed to boot") {
+            if t.starts_with(SPL_FAILED) {
                 Some(UbootLine::Error(t.trim_end()))
             } else {
-                None
+                starting(t)
             }
         }
         b'H' | b'P' if has_autoboot(t) => Some(UbootLine::Autoboot),
         // `Mark` and `Accumulated time:` checked as prefixes before splitting or trimming.
-        b'M' if t.starts_with("Mark") && is_columns(t) => Some(UbootLine::BootstageColumns),
-        b'A' if t.starts_with("Accumulated time:") && t.trim_end() == "Accumulated time:" => {
+        b'M' if t.starts_with(MARK) && is_columns(t) => Some(UbootLine::BootstageColumns),
+        b'A' if t.starts_with(ACCUMULATED) && t.trim_end() == ACCUMULATED => {
             Some(UbootLine::AccumulatedHeader)
         }
-        b'#' if t.starts_with("### ERROR ###") => Some(UbootLine::Error(t.trim_end())),
+        b'#' if t.starts_with(ERROR) => Some(UbootLine::Error(t.trim_end())),
         _ => {
             if has_autoboot(t)
                 && (t.contains("to stop autoboot") || t.contains("to abort autoboot"))
@@ -212,105 +193,23 @@ fn line_full(t: &str, hints: u8) -> Option<UbootLine<'_>> {
     }
 }
 
-/// A bootstage header's record count, the text of `r` before its first `' '` read as a `u32`:
-/// `r.split(' ').next()?.parse().ok()` ([`header_count_ref`], the test reference, with a
-/// proptest that they agree) by the digit fold, where the splitter and `parse` cost ~100
-/// instructions a header (600 on the bench log). `parse` takes one leading `+`; a run of over
-/// 19 digits (which the wrapping fold may not hold) goes to it.
+/// A bootstage header's record count: the text of `r` before its first `' '`.
 fn header_count(r: &str) -> Option<u32> {
-    let b = r.as_bytes();
-    let s = usize::from(b.first() == Some(&b'+'));
-    let (v, e) = ascii::fold_digits(b, s, 0);
-    // The word is the digits alone: they run to its end, a `' '` or the end of `r`.
-    if e == s || b.get(e).is_some_and(|&c| c != b' ') {
-        return None;
-    }
-    if e - s > 19 {
-        // `r[..e]` is ASCII (a `+` and digits): its end is a char boundary.
-        return r[..e].parse().ok();
-    }
-    u32::try_from(v).ok()
-}
-
-/// The splitter and `parse` [`header_count`] stands in for.
-#[cfg(test)]
-fn header_count_ref(r: &str) -> Option<u32> {
     r.split(' ').next()?.parse().ok()
 }
 
-/// Whether a line mentions `autoboot`: only where the line holds the pair `au` (found by
-/// [`ascii::find_pair`], inlined) is the word compared; the prebuilt `memmem` searcher this
-/// replaced ([`has_autoboot_memmem`], its test reference) paid a call and its set-up a line.
+/// Whether a line mentions `autoboot`.
 fn has_autoboot(t: &str) -> bool {
-    let b = t.as_bytes();
-    let mut i = 0;
-    while let Some(k) = ascii::find_pair(&b[i..], b'a', b'u') {
-        if b[i + k..].starts_with(b"autoboot") {
-            return true;
-        }
-        i += k + 1;
-    }
-    false
+    t.contains(needles::AUTOBOOT_WORD)
 }
 
-/// The `memmem` search [`has_autoboot`] stands in for.
-#[cfg(test)]
-fn has_autoboot_memmem(t: &str) -> bool {
-    static F: OnceLock<Finder<'static>> = OnceLock::new();
-    F.get_or_init(|| Finder::new("autoboot"))
-        .find(t.as_bytes())
-        .is_some()
-}
-
-/// Whether `t`'s first three words (split at Unicode whitespace) are `Mark Elapsed Stage`, as
-/// [`is_columns_split`] says, without its iterator (about 500 instructions a header): each
-/// word a prefix, then whitespace (trimmed by the ASCII-first trim) or the end.
+/// Whether `t`'s first three words are `Mark Elapsed Stage`.
 fn is_columns(t: &str) -> bool {
-    // A word and the whitespace after it (some, unless the text ends with the word).
-    fn word<'a>(t: &'a str, w: &str) -> Option<&'a str> {
-        let r = t.strip_prefix(w)?;
-        let after = ascii::trim_start_ws(r);
-        (after.len() < r.len() || r.is_empty()).then_some(after)
-    }
-    let Some(r) = word(ascii::trim_start_ws(t), "Mark").and_then(|r| word(r, "Elapsed")) else {
-        return false;
-    };
-    r.strip_prefix("Stage")
-        .is_some_and(|r| r.chars().next().map_or(true, char::is_whitespace))
-}
-
-/// The `split_whitespace` test [`is_columns`] stands in for.
-#[cfg(test)]
-fn is_columns_split(t: &str) -> bool {
     let mut w = t.split_whitespace();
     w.next() == Some("Mark") && w.next() == Some("Elapsed") && w.next() == Some("Stage")
 }
 
-/// A bootstage number: `2,348,898` or `2348898`. The nom reference of [`grouped_fast`].
-#[cfg(test)]
-fn grouped(i: &str) -> IResult<&str, u64> {
-    use nom::{character::complete::char, multi::many0_count};
-    let (i, s) = recognize(pair(digit1, many0_count(pair(char(','), digit1))))(i)?;
-    let v = s.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |a, d| {
-        a.checked_mul(10)
-            .and_then(|a| a.checked_add((d - b'0') as u64))
-    });
-    match v {
-        Some(v) => Ok((i, v)),
-        None => Err(nom::Err::Error(nom::error::Error::new(
-            i,
-            nom::error::ErrorKind::TooLarge,
-        ))),
-    }
-}
-
-/// The number of blanks (spaces, tabs: nom's `space0`) at the start of `b`.
-#[cfg(test)]
-fn blanks(b: &[u8]) -> usize {
-    b.iter().take_while(|&&c| c == b' ' || c == b'\t').count()
-}
-
-/// [`grouped`] by hand: the number and its length in bytes.
+/// `reference::grouped` by hand: the number and its length in bytes.
 fn grouped_fast(b: &[u8]) -> Option<(u64, usize)> {
     let mut i = 0;
     let mut v = 0u64;
@@ -332,87 +231,10 @@ fn grouped_fast(b: &[u8]) -> Option<(u64, usize)> {
 }
 
 /// `space0 grouped` and `space1` after it on `b` from `i`, by hand: the number and where the
-/// blanks after it end. One pass folding the digits as they come (wrapping); a `,` and three
-/// digits (bootstage's thousands groups) are read as one 4-byte word by [`comma_group_at`],
-/// and the blanks after the number 8 spaces a word ([`skip_blanks`]); a number of over 19
-/// digits, which may not fit, is read again by the checked [`grouped_fast`]. Indices, not
-/// `&str`s, and inlined into the row readers: every row of a report pays for two.
+/// blanks after it end. One pass folding the digits as they come (wrapping); a number of
+/// over 19 digits, which may not fit, is read again by the checked [`grouped_fast`].
 #[inline(always)]
 fn grouped_blanks_at(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
-    let s = i;
-    let (mut v, mut i) = crate::ascii::fold_digits(b, s, 0);
-    if i == s {
-        return None;
-    }
-    // `b[i]` ends a group of digits.
-    let e = loop {
-        if b.get(i) != Some(&b',') {
-            break i;
-        }
-        let start = i + 1;
-        if let Some(g) = comma_group_at(b, i) {
-            // `((v * 10 + d0) * 10 + d1) * 10 + d2`, wrapping as the digit fold does; a longer
-            // group goes on by the fold.
-            (v, i) = crate::ascii::fold_digits(b, i + 4, v.wrapping_mul(1000).wrapping_add(g));
-            continue;
-        }
-        (v, i) = crate::ascii::fold_digits(b, start, v);
-        if i == start {
-            // No digits after a `,`: the `,` is left out.
-            break start - 1;
-        }
-    };
-    // At most 19 bytes hold at most 19 digits (which fit); longer: count them.
-    if e - s > 19 && b[s..e].iter().filter(|c| c.is_ascii_digit()).count() > 19 {
-        v = grouped_fast(&b[s..])?.0;
-    }
-    let j = skip_blanks(b, e);
-    (j > e).then_some((v, j))
-}
-
-/// The value of the three digits of a `,ddd` at `b[i..i + 4]`, if those bytes are one: one
-/// 4-byte load and two mask tests, where the digit fold pays about 11 instructions a digit.
-#[inline(always)]
-fn comma_group_at(b: &[u8], i: usize) -> Option<u64> {
-    let mut q = [0u8; 4];
-    q.copy_from_slice(b.get(i..i.checked_add(4)?)?);
-    let w = u32::from_le_bytes(q);
-    // Byte 0 a `,`, bytes 1..=3 `0x3_`; then `+ 6` leaves each of those in `0x3_` only if its
-    // low nibble is at most 9 (no byte carries into the next: they are at most `0x3f`).
-    if w & 0xF0F0_F0FF != 0x3030_302C || w.wrapping_add(0x0606_0600) & 0xF0F0_F000 != 0x3030_3000 {
-        return None;
-    }
-    let d = |k: u32| u64::from((w >> k) & 0xF);
-    Some(d(8) * 100 + d(16) * 10 + d(24))
-}
-
-/// Where the blanks (spaces, tabs) of `b` from `i` end: 8 spaces a word while 8 bytes are
-/// left (the first non-space of a word found by its lowest set byte once xored with spaces),
-/// then a byte at a time (tabs, the last bytes). Report columns are padded with up to a dozen.
-#[inline(always)]
-fn skip_blanks(b: &[u8], mut i: usize) -> usize {
-    const SPACES: u64 = u64::from_le_bytes(*b"        ");
-    while let Some(w) = crate::ascii::word_at(b, i) {
-        let x = w ^ SPACES;
-        if x != 0 {
-            i += (x.trailing_zeros() / 8) as usize;
-            break;
-        }
-        i += 8;
-    }
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
-    i
-}
-
-/// The digit-at-a-time [`grouped_blanks_at`] (no word reads) it stands in for: its test
-/// reference, itself checked against the `&str` version [`grouped_then_blanks`].
-#[cfg(test)]
-fn grouped_blanks_at_bytes(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
     while matches!(b.get(i), Some(b' ' | b'\t')) {
         i += 1;
     }
@@ -444,40 +266,8 @@ fn grouped_blanks_at_bytes(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
     (j > e).then_some((v, j))
 }
 
-/// `space0 grouped` and `space1` after it, by hand: the number and the rest after the blanks.
-/// The `&str` version [`grouped_blanks_at`] stands in for (its test reference now).
-#[cfg(test)]
-fn grouped_then_blanks(t: &str) -> Option<(u64, &str)> {
-    let b = t.as_bytes();
-    let s = blanks(b);
-    let mut i = s;
-    let mut v = 0u64;
-    let mut digits = 0;
-    let e = loop {
-        let start = i;
-        (v, i) = crate::ascii::fold_digits(b, i, v);
-        digits += i - start;
-        if i == start {
-            // No digits: none at all is no number; none after a `,` leaves the `,` out.
-            if start == s {
-                return None;
-            }
-            break start - 1;
-        }
-        if b.get(i) != Some(&b',') {
-            break i;
-        }
-        i += 1;
-    };
-    if digits > 19 {
-        v = grouped_fast(&b[s..])?.0;
-    }
-    let sp = blanks(&b[e..]);
-    (sp > 0).then(|| (v, &t[e + sp..]))
-}
-
 /// A report row: `  2,348,898  1,765,608  board_init_r` -> (mark, elapsed, name). Names may
-/// hold blanks (`end SPL`). By hand (every row of a report), as [`record_row_nom`] says.
+/// hold blanks (`end SPL`). By hand (every row of a report), as `reference::record_row_nom` says.
 /// `always`: inlined into the timeline's report reader, a row pays for no call of its own.
 #[inline(always)]
 pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
@@ -493,7 +283,7 @@ pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
     (!name.is_empty()).then_some((mark, elapsed, name))
 }
 
-/// An accumulated row: `   41,696  dm_r` -> (µs, name). By hand, as [`accumulated_row_nom`].
+/// An accumulated row: `   41,696  dm_r` -> (µs, name). By hand, as `reference::accumulated_row_nom`.
 /// `always`, as [`record_row`] is: no call of its own a row.
 #[inline(always)]
 pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
@@ -503,27 +293,86 @@ pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
     (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
 }
 
-/// The nom grammar [`record_row`] stands in for.
+/// The nom grammars and plain versions the hand-written readers stand in for: the
+/// differential tests' references.
 #[cfg(test)]
-fn record_row_nom(t: &str) -> Option<(u64, u64, &str)> {
-    use nom::{character::complete::space1, sequence::tuple};
-    let (rest, (_, mark, _, elapsed, _)) =
-        tuple((space0, grouped, space1, grouped, space1))(t).ok()?;
-    let name = rest.trim();
-    (!name.is_empty()).then_some((mark, elapsed, name))
-}
+mod reference {
+    use super::*;
+    use nom::{
+        branch::alt,
+        bytes::complete::{tag, take_till1},
+        character::complete::{digit1, space0},
+        combinator::{map, opt, recognize},
+        sequence::pair,
+        IResult,
+    };
 
-/// The nom grammar [`accumulated_row`] stands in for.
-#[cfg(test)]
-fn accumulated_row_nom(t: &str) -> Option<(u64, &str)> {
-    use nom::{character::complete::space1, sequence::tuple};
-    let (rest, (_, us, _)) = tuple((space0, grouped, space1))(t).ok()?;
-    let name = rest.trim();
-    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
+    /// The nom `version` of [`banner`](banner), the test reference of [`banner_fast`].
+    pub(super) fn version(i: &str) -> IResult<&str, &str> {
+        recognize(pair(digit1, take_till1(|c: char| c.is_whitespace())))(i)
+    }
+
+    /// The nom banner grammar, the test reference of [`banner_fast`].
+    pub(super) fn banner(i: &str) -> IResult<&str, UbootLine<'_>> {
+        let (i, _) = tag("U-Boot ")(i)?;
+        let (i, phase) = opt(alt((
+            map(tag("SPL "), |_| Phase::Spl),
+            map(tag("TPL "), |_| Phase::Tpl),
+            map(tag("VPL "), |_| Phase::Tpl),
+        )))(i)?;
+        let (i, version) = version(i)?;
+        let (i, _) = space0(i)?;
+        let build = i
+            .strip_prefix('(')
+            .and_then(|r| r.find(')').map(|e| &r[..e]));
+        Ok((
+            "",
+            UbootLine::Banner {
+                phase: phase.unwrap_or(Phase::Proper),
+                version,
+                build,
+            },
+        ))
+    }
+
+    /// A bootstage number: `2,348,898` or `2348898`. The nom reference of [`grouped_fast`].
+    pub(super) fn grouped(i: &str) -> IResult<&str, u64> {
+        use nom::{character::complete::char, multi::many0_count};
+        let (i, s) = recognize(pair(digit1, many0_count(pair(char(','), digit1))))(i)?;
+        let v = s.bytes().filter(u8::is_ascii_digit).try_fold(0u64, |a, d| {
+            a.checked_mul(10)
+                .and_then(|a| a.checked_add((d - b'0') as u64))
+        });
+        match v {
+            Some(v) => Ok((i, v)),
+            None => Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::TooLarge,
+            ))),
+        }
+    }
+
+    /// The nom grammar [`record_row`] stands in for.
+    pub(super) fn record_row_nom(t: &str) -> Option<(u64, u64, &str)> {
+        use nom::{character::complete::space1, sequence::tuple};
+        let (rest, (_, mark, _, elapsed, _)) =
+            tuple((space0, grouped, space1, grouped, space1))(t).ok()?;
+        let name = rest.trim();
+        (!name.is_empty()).then_some((mark, elapsed, name))
+    }
+
+    /// The nom grammar [`accumulated_row`] stands in for.
+    pub(super) fn accumulated_row_nom(t: &str) -> Option<(u64, &str)> {
+        use nom::{character::complete::space1, sequence::tuple};
+        let (rest, (_, us, _)) = tuple((space0, grouped, space1))(t).ok()?;
+        let name = rest.trim();
+        (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::reference::*;
     use super::*;
 
     proptest::proptest! {
@@ -543,19 +392,6 @@ mod tests {
         ) {
             let t = format!("{}{}{rest}", a as char, b as char);
             proptest::prop_assert_eq!(line_hinted(&t, hints), line_full(&t, hints), "{:?}", t);
-        }
-    }
-
-    proptest::proptest! {
-        /// A header's count is read as the splitter and `parse` read it, on texts of digits,
-        /// signs, blanks and other bytes (runs of over 19 digits and values past `u32` too).
-        #[test]
-        fn header_count_is_split_and_parse(parts in proptest::collection::vec(proptest::sample::select(vec![
-            "0", "7", "12", "4294967295", "4294967296", "99999999999999999999", "00000000000000000000",
-            "+", "-", " ", "  ", "\t", "records):", "(", "\u{e9}", "x",
-        ]), 0..6)) {
-            let t = parts.concat();
-            proptest::prop_assert_eq!(header_count(&t), header_count_ref(&t), "{:?}", t);
         }
     }
 
@@ -588,70 +424,8 @@ mod tests {
             ),
         ) {
             let t = parts.concat();
-            let by_index = grouped_blanks_at(t.as_bytes(), 0).map(|(v, j)| (v, &t[j..]));
-            proptest::prop_assert_eq!(by_index, grouped_then_blanks(&t), "{:?}", t);
             proptest::prop_assert_eq!(record_row(&t), record_row_nom(&t), "{:?}", t);
             proptest::prop_assert_eq!(accumulated_row(&t), accumulated_row_nom(&t), "{:?}", t);
-        }
-    }
-
-    proptest::proptest! {
-        /// The word-reading number and blanks reader is the digit-at-a-time one, on report
-        /// columns built from thousands groups, near-groups and blank runs of every length.
-        #[test]
-        fn grouped_words_are_the_byte_loop(
-            parts in proptest::collection::vec(
-                proptest::sample::select(vec![
-                    "1", "23", "456", ",123", ",000", ",999", ",12", ",1234", ",", ",,", ",12x",
-                    ",9:9", ",/00", " ", "        ", "         ", "\t", "  \t ", "x", "id=1",
-                    "\u{a0}", "99999999999", ",5",
-                ]),
-                0..12,
-            ),
-            from in 0usize..4,
-        ) {
-            let t = parts.concat();
-            let b = t.as_bytes();
-            let from = from.min(b.len());
-            proptest::prop_assert_eq!(
-                grouped_blanks_at(b, from),
-                grouped_blanks_at_bytes(b, from),
-                "{:?} from {}", t, from
-            );
-            if from == 0 {
-                let by_index = grouped_blanks_at_bytes(b, 0).map(|(v, j)| (v, &t[j..]));
-                proptest::prop_assert_eq!(by_index, grouped_then_blanks(&t), "{:?}", t);
-            }
-        }
-    }
-
-    proptest::proptest! {
-        /// The pair search for `autoboot` is the `memmem` one.
-        #[test]
-        fn autoboot_search_is_memmem(
-            parts in proptest::collection::vec(proptest::sample::select(vec![
-                "autoboot", "auto", "boot", "a", "au", "u", "to stop ", "Hit any key ", " ", "\u{e9}",
-                "autobooT", "aautoboot",
-            ]), 0..8),
-        ) {
-            let t = parts.concat();
-            proptest::prop_assert_eq!(has_autoboot(&t), has_autoboot_memmem(&t), "{:?}", t);
-            proptest::prop_assert_eq!(has_autoboot(&t), t.contains("autoboot"), "{:?}", t);
-        }
-    }
-
-    proptest::proptest! {
-        /// The prefix-and-trim columns test is the `split_whitespace` one.
-        #[test]
-        fn columns_test_is_the_split(
-            parts in proptest::collection::vec(proptest::sample::select(vec![
-                "Mark", "Elapsed", "Stage", "Stages", " ", "  ", "\t", "\u{a0}", "\u{3000}", "x",
-                "\n", "Mark    Elapsed  Stage",
-            ]), 0..7),
-        ) {
-            for t in [parts.concat(), format!("Mark{}", parts.concat())] {
-                proptest::prop_assert_eq!(is_columns(&t), is_columns_split(&t), "{:?}", t);
-            }
         }
     }
 
@@ -702,7 +476,7 @@ mod tests {
 
     #[test]
     fn a_u_line_is_only_ever_a_banner() {
-        // `U` lines never reach the autoboot search, as before the prefix guard.
+        // `U` lines never reach the autoboot search.
         assert_eq!(
             line_hinted("Uh, press a key to stop autoboot", needles::ALL),
             None
