@@ -7,6 +7,9 @@
 use crate::model::StageId;
 use serde::Deserialize;
 
+/// The ready pattern used when a profile gives none: a login prompt.
+pub const DEFAULT_READY: &str = r"(?i)\blogin:\s*$";
+
 /// What the parser needs to know about a board.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,11 +144,7 @@ impl BoardProfile {
         let mut pats: Vec<&str> = p.markers.iter().map(|m| m.pattern.as_str()).collect();
         // The default ready pattern is known good (a test compiles it) and the parser tests it
         // by hand, never as a regex: compiling it here cost most of a run's start-up.
-        if let Some(r) = p
-            .ready
-            .as_deref()
-            .filter(|&r| r != crate::timeline::DEFAULT_READY)
-        {
+        if let Some(r) = p.ready.as_deref().filter(|&r| r != DEFAULT_READY) {
             pats.push(r);
         }
         for pattern in pats {
@@ -202,7 +201,7 @@ mod tests {
             format!("{parsed:?}")
         );
         let r = BoardProfile::generic().ready.unwrap();
-        assert_eq!(r, crate::timeline::DEFAULT_READY);
+        assert_eq!(r, DEFAULT_READY);
         regex::Regex::new(&r).unwrap();
     }
 

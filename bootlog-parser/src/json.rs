@@ -17,19 +17,9 @@ use serde_json::ser::{CompactFormatter, Formatter};
 use std::collections::BTreeMap;
 
 /// `Some(k)` when `a` is the double nearest `k / 10^6` (a whole number of microseconds, as
-/// host and printk times are), for `0 <= a < 2^33`; `None` otherwise (NaN too). Such a
-/// double lies within half an ulp (under 4.8e-7) of `k / 10^6`, which is what lets the JSON
-/// writer and the `{:.6}` warnings print `k`'s digits instead of formatting the double.
-#[inline(always)]
-pub(crate) fn nearest_micros(a: f64) -> Option<u64> {
-    if !(0.0..8_589_934_592.0).contains(&a) {
-        return None;
-    }
-    // SAFETY: just checked.
-    unsafe { nearest_micros_in_range(a) }
-}
-
-/// [`nearest_micros`] without its range check, for a caller that made it its own way.
+/// host and printk times are); `None` otherwise. Such a double lies within half an ulp (under
+/// 4.8e-7) of `k / 10^6`, which is what lets the JSON writer print `k`'s digits instead of
+/// formatting the double.
 ///
 /// # Safety
 /// `0 <= a < 2^33`.

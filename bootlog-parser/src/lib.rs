@@ -18,6 +18,7 @@
 
 mod ascii;
 pub mod board;
+mod fixed;
 pub mod gate;
 pub mod hoststamp;
 pub mod json;
