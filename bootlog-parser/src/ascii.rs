@@ -6,7 +6,7 @@
 
 /// 8 bytes of `b` from `at` as a little-endian word (first byte lowest), if there are 8.
 /// The test is `at <= len - 8` (with `len >= 8`), not `at + 8 <= len` with an overflow
-/// check: where the length is known to reach 8 it is one compare, not five instructions.
+/// check: where the length is known to reach 8 it is one compare.
 #[inline]
 pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
     if b.len() < 8 || at > b.len() - 8 {
@@ -93,8 +93,7 @@ pub(crate) fn push_decimal(s: &mut String, n: u64) {
             break;
         }
     }
-    // SAFETY: `buf[i..]` holds only the ASCII digits written above, which are UTF-8 (the
-    // checked `from_utf8` it replaces cost about 90 instructions a call).
+    // SAFETY: `buf[i..]` holds only the ASCII digits written above, which are UTF-8.
     s.push_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) });
 }
 
@@ -118,7 +117,7 @@ pub(crate) fn fold_digits(b: &[u8], mut i: usize, mut v: u64) -> (u64, usize) {
 pub(crate) fn trim_start(s: &str) -> &str {
     // SAFETY: `trim_start_bytes` drops only ASCII bytes from the front of the valid UTF-8
     // `s`, so what is left starts on a char boundary and is valid UTF-8 too (no boundary
-    // check: a dozen instructions on every console line).
+    // check on every console line).
     unsafe { std::str::from_utf8_unchecked(trim_start_bytes(s.as_bytes())) }
 }
 
@@ -275,8 +274,7 @@ pub(crate) fn trim_ws(s: &str) -> &str {
 /// [`trim_ws`] with no look at an end whose byte is ASCII and no blank: `trim_end_ws` (or
 /// `trim_start_ws`) would stop on that byte at once (no space to skip, no Unicode blank to
 /// trim). Most values the grammars trim end so (`v2.8-...`, `3.1 (firmware ...`), and most
-/// bootstage row names start so too (`board_init_r`); the end's block scan and checks cost
-/// ~20 instructions, the two trims of a row name ~50.
+/// bootstage row names start so too (`board_init_r`), and skip the end's block scan.
 #[inline(always)]
 pub(crate) fn trim_ws_graphic_ends(s: &str) -> &str {
     let b = s.as_bytes();

@@ -82,7 +82,7 @@ pub fn write_stats(out: &mut Vec<u8>, s: &BootStats) {
 #[inline]
 fn write_boot_object(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
     #[cfg(target_arch = "x86_64")]
-    if has_vex() {
+    if crate::cpu::avx2_bmi_lzcnt() {
         // SAFETY: the CPU has the features the function is compiled for, just checked.
         unsafe { write_boot_object_avx2(out, b, tail) };
         return;
@@ -119,16 +119,6 @@ unsafe fn write_boot_object_avx2(out: &mut Vec<u8>, b: &Boot, tail: &[u8]) {
     boot_object_body(out, b, tail);
 }
 
-/// Whether [`write_boot_object_avx2`] may run here (std caches the CPU's answer).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn has_vex() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("lzcnt")
-}
-
 /// `,"k":`, the bytes before a key that is never the first of its object, as one literal
 /// (keys are plain ASCII names: no escaping needed).
 macro_rules! key {
@@ -142,7 +132,7 @@ macro_rules! key {
 /// `]`, so the loop has no first-item branch. A macro, not a method taking a closure: the
 /// writer is one large function, and at its size the inliner's choices are fragile, a small
 /// change elsewhere leaving a list's closure out of line (a call and a spilled cursor an
-/// item: 0.3M instructions more on the bench log once for the systemd units).
+/// item).
 macro_rules! list {
     ($w:expr, $open:expr, $items:expr, |$iw:ident, $it:pat_param| $body:expr $(,)?) => {{
         let w: &mut W = $w;
@@ -1298,7 +1288,7 @@ mod tests {
         write_boot_object_plain(&mut plain, b, b"}");
         assert_eq!(plain, serde);
         #[cfg(target_arch = "x86_64")]
-        if has_vex() {
+        if crate::cpu::avx2_bmi_lzcnt() {
             let mut vex = Vec::new();
             // SAFETY: the CPU has the features, just checked.
             unsafe { write_boot_object_avx2(&mut vex, b, b"}") };

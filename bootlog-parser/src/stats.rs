@@ -475,7 +475,7 @@ fn finite_and_not_negative(v: &[f64]) -> bool {
     any >> 63 == 0
 }
 
-/// `v.sort_by(f64::total_cmp)`, cheaper: the values sorted in place as integers with the same
+/// `v.sort_by(f64::total_cmp)`, cheaper: the values sorted as integers with the same
 /// order (`total_cmp`'s own key: negative values' magnitude bits flipped, a map that is its own
 /// inverse and leaves values with the sign bit clear as they are, so it is skipped when there
 /// are none). Unstable is the same order here: values equal under `total_cmp` are the same
@@ -489,24 +489,19 @@ fn sort_total(v: &mut [f64]) {
 /// values are sorted as their bits are, with no key mapping.
 fn sort_keys(v: &mut [f64], negative: bool) {
     let key = |bits: i64| bits ^ (((bits >> 63) as u64) >> 1) as i64;
-    // SAFETY: f64 and i64 have the same size and alignment and every bit pattern is a valid
-    // value of both, so the slice may be viewed as integers; `v` is not used while `keys`
-    // lives.
-    let keys = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<i64>(), v.len()) };
+    let mut keys: Vec<i64> = v.iter().map(|x| x.to_bits() as i64).collect();
     if negative {
         keys.iter_mut().for_each(|k| *k = key(*k));
     }
-    sort_ints(keys);
-    if negative {
-        keys.iter_mut().for_each(|k| *k = key(*k));
+    sort_ints(&mut keys);
+    for (x, &k) in v.iter_mut().zip(&keys) {
+        *x = f64::from_bits((if negative { key(k) } else { k }) as u64);
     }
 }
 
 /// `keys.sort_unstable()`, cheaper on the long series of a boot loop: a stage's figures over
-/// hundreds of boots take a few values again and again (the bench log's 1,600 boots give its
-/// stages 1 to 15 distinct durations and console byte counts each), which
-/// [`sort_by_counting`] sorts in one pass, where a comparison sort cost some 20 to 40
-/// instructions a value. Already sorted keys (a series of one value) are left as they are,
+/// hundreds of boots take a few values again and again (a few distinct durations and console
+/// byte counts each), which [`sort_by_counting`] sorts in one pass. Already sorted keys (a series of one value) are left as they are,
 /// as `sort_unstable` would after its own check.
 fn sort_ints(keys: &mut [i64]) {
     if keys.len() >= COUNT_FROM && (ascending(keys) || sort_by_counting(keys)) {

@@ -124,11 +124,9 @@ pub(super) fn may_be_default_ready(b: &[u8]) -> bool {
 
 /// Whether a text `b` may match [`DEFAULT_READY`] by its last two bytes: it ends in `:`, or
 /// in a blank after a `:` or a blank. [`may_be_default_ready`] with one more byte looked
-/// at: a text ending in one blank after another byte (`foo `: 12 k of the 13.8 k texts
-/// that were sent to [`State::ready_if_login`] on the 10 MB bench log) is ruled out with no
-/// call, as [`login_tail`] would rule it out (the byte before the blank ends the text it
-/// looks at, and must be the `:`). -75 k instructions there; a slice pattern for the two
-/// bytes, with its length tests on every text, cost +19 k. `may_end_login_is_needed_by_login`
+/// at: a text ending in one blank after another byte (`foo `, most texts that end in a
+/// blank) is ruled out with no call, as [`login_tail`] would rule it out (the byte before the
+/// blank ends the text it looks at, and must be the `:`). `may_end_login_is_needed_by_login`
 /// checks it.
 #[inline(always)]
 pub(super) fn may_end_login(b: &[u8]) -> bool {
@@ -296,8 +294,7 @@ impl State {
                     // A blame row's text ends in its unit's suffix (a letter), then blanks:
                     // its ASCII trim (the login test's) ends there or, where a Unicode blank
                     // is left, on a byte of that blank; no `:`, so no `login:` prompt. Most
-                    // rows end in a padding of blanks, so the test would trim and compare
-                    // (a call of ~50 instructions, 5,100 rows on the bench log).
+                    // rows end in a padding of blanks, so the test would trim and compare.
                     let no_prompt = matches!(l, systemd::SystemdLine::Blame(..));
                     self.systemd(n, host, l);
                     return no_prompt;
@@ -308,8 +305,7 @@ impl State {
         if self.may_open_userspace(t) {
             self.open(StageId::Userspace, n, host, None, "init");
         }
-        // A profile's markers are rare: one length test here, the loop out of line (its set-up
-        // cost every line ~8 instructions even with no marker).
+        // A profile's markers are rare: one length test here, the loop out of line.
         if !self.markers.is_empty() {
             self.match_markers(n, host, t);
         }
@@ -718,7 +714,7 @@ impl State {
         match l {
             rpi::RpiLine::Bootloader(v, date) => {
                 self.open(StageId::Rom, n, host, None, "rpi_bootloader");
-                // `{v} ({d})` by hand: `format!` cost ~1,275 instructions a boot.
+                // `{v} ({d})` by hand, not by `format!`.
                 match date {
                     Some(d) => {
                         let mut s = String::with_capacity(v.len() + d.len() + 3);

@@ -173,8 +173,6 @@ impl State {
     ///   what `ascii::trim_start` drops, and it starts the lead. When that byte is past the
     ///   line's end the line is blank or empty ([`State::blank_line`] at once); when none of
     ///   the 16 bytes is above a blank (16 blanks or more) the line takes `line_text`'s way.
-    ///   (About 18 instructions less for each of the 64 k lines starting with a blank on the
-    ///   10 MB bench log.)
     ///
     /// `lines_fast_path_is_line_text` holds it to [`State::line`].
     ///
@@ -194,8 +192,7 @@ impl State {
         };
         if c > b' ' {
             // Not the break (`\n` or `\r`): the text's first byte, and its lead's.
-            // SAFETY: `text` is followed by its break in memory (`rest[len]`).
-            return unsafe { self.lead_dispatch::<true>(n, text, text, c) };
+            return self.lead_dispatch(n, text, text, c);
         }
         #[cfg(target_arch = "x86_64")]
         if rest.len() >= 16 {
@@ -213,9 +210,7 @@ impl State {
                     // SAFETY: `i < len`, so `text[i]` exists; it is ASCII, a char boundary.
                     let (c, lead) = unsafe { (*rest.get_unchecked(i), text.get_unchecked(i..)) };
                     debug_assert_eq!(lead, ascii::trim_start(text));
-                    // SAFETY: `lead` ends where `text` does, followed by its break
-                    // (`rest[len]`).
-                    return unsafe { self.lead_dispatch::<true>(n, text, lead, c) };
+                    return self.lead_dispatch(n, text, lead, c);
                 }
                 // No byte of the line is above a blank: a plain text's bytes up to 0x20 are
                 // spaces and tabs, so it is empty or all blanks, and its lead is empty.
@@ -256,13 +251,11 @@ impl State {
         // slices and re-reads the byte); each way has its own copy of the dispatch (one
         // shared copy cost every line the register copies of the merged `lead`).
         match text.as_bytes().first() {
-            // SAFETY: `FOLLOWED` is false.
-            Some(&c) if c > b' ' => unsafe { self.lead_dispatch::<false>(n, text, text, c) },
+            Some(&c) if c > b' ' => self.lead_dispatch(n, text, text, c),
             _ => {
                 let lead = ascii::trim_start(text);
                 match lead.bytes().next() {
-                    // SAFETY: `FOLLOWED` is false.
-                    Some(c) => unsafe { self.lead_dispatch::<false>(n, text, lead, c) },
+                    Some(c) => self.lead_dispatch(n, text, lead, c),
                     None => self.blank_line(n),
                 }
             }
@@ -271,8 +264,7 @@ impl State {
 
     /// [`State::line_text`] of a blank line (empty, or blanks only): what `record` then
     /// `record_text` do with an empty text. [`State::plain_line`] comes here at once from its
-    /// 16-byte lead search, which finds no byte of the line above a blank (12 instructions
-    /// less for each of the 14.8 k empty lines of the 10 MB bench log than `line_text`'s trim).
+    /// 16-byte lead search, which finds no byte of the line above a blank.
     #[inline(always)]
     pub(super) fn blank_line(&mut self, n: u64) {
         if self.cur.started {
@@ -281,35 +273,15 @@ impl State {
     }
 
     /// [`State::line_text`] of a text whose `lead` (after its blanks) starts with the byte
-    /// `c`: its record by that byte. `FOLLOWED`: the splitter's plain lines, whose lead is
-    /// followed in memory by a byte (the line's break), go to [`State::record_line`].
-    ///
-    /// # Safety
-    /// With `FOLLOWED`, the byte after `lead` must be readable.
+    /// `c`: its record by that byte.
     #[inline(always)]
-    pub(super) unsafe fn lead_dispatch<const FOLLOWED: bool>(
-        &mut self,
-        n: u64,
-        text: &str,
-        lead: &str,
-        c: u8,
-    ) {
+    pub(super) fn lead_dispatch(&mut self, n: u64, text: &str, lead: &str, c: u8) {
         match c {
-            // `[` first (printk lines, a third of a boot log): one compare, where the table
-            // load and the compares of `-` and `[` after it cost the `[` lines 5 instructions
-            // more than the 2 the others now pay (-0.26 M on the 10 MB bench log).
+            // `[` first: printk lines, a third of a boot log.
             b'[' => self.bracket_line(n, text, lead),
             // Most lines: no capture layer, no prefix (what `strip_prefixes` returns then).
             // (Not `[`: no printk stamp, so past `record_text`'s stamp test.)
-            c if !SPECIAL_START[usize::from(c)] => {
-                if FOLLOWED {
-                    // SAFETY: `lead` starts with `c`, and the byte after it is readable (this
-                    // function's contract).
-                    unsafe { self.record_line(n, lead) }
-                } else {
-                    self.record_unstamped(n, None, None, lead)
-                }
-            }
+            c if !SPECIAL_START[usize::from(c)] => self.record_unstamped(n, None, None, lead),
             c if !hoststamp::may_start(c) => self.prefixed_line(n, lead),
             _ => self.layered_line(n, text),
         }
@@ -317,23 +289,21 @@ impl State {
 
     /// [`State::line_text`] of a line whose text `lead` (after its blanks) starts with `[`:
     /// a printk stamp in the kernel's `[%5lu.%06lu]` layout read at once, its line recorded
-    /// here when [`State::plain_printk`] can (most printk lines), else by
+    /// here when [`State::printk_usual`] holds (most printk lines), else by
     /// [`State::printk_line`]; any other `[`-text by [`State::bracket_other`] (by
     /// [`State::digit_bracket_line`] at once when a digit follows the `[`). (A text with
     /// a printk stamp has no host stamp, see `host_and_printk_stamps_exclude`, so reading the
     /// printk stamp first changes no answer.)
     ///
     /// Every way out is a jump to another function (the stamp's first steps only load and
-    /// compare), so this needs no frame: a call in it (the memo's miss) made every `[`-line
-    /// save and restore six registers.
+    /// compare), so this needs no frame.
     ///
     /// A `lead` under 17 bytes (a stamp and at most two bytes more) skips the memo and the
     /// printk paths for [`State::bracket_unstamped`]: `printk_usual` turns such a line away
     /// anyway (its message must have two bytes after one blank), and the general readers it
     /// goes to then record a printk stamp as `printk_line` does (what the proptest
     /// `printk_paths_are_bracket_other` holds the fast paths to). One length test at the
-    /// entry then stands for the memo's (14 bytes) and `printk_usual`'s (17): two
-    /// instructions fewer a printk line.
+    /// entry then stands for the memo's (14 bytes) and `printk_usual`'s (17).
     #[inline(never)]
     pub(super) fn bracket_line(&mut self, n: u64, text: &str, lead: &str) {
         if lead.len() < 17 {
@@ -407,7 +377,6 @@ impl State {
     /// nothing it reads but the kernel's last printk time, which is read here either way, and
     /// no line came between (the splitter numbers lines one more each, the pieces of a cut
     /// line too, and hands each number out once), so the answer it gave then holds.
-    /// About 10 instructions fewer for such a line.
     #[inline(always)]
     pub(super) fn printk_usual(&self, n: u64, lead: &str, ts: f64) -> bool {
         let b = lead.as_bytes();
@@ -526,7 +495,7 @@ impl State {
 
     /// [`State::calling_printk`]'s message `m` read and stored out of line, for the lines
     /// its inline steps do not take (another layout, a name shorter than 8 bytes, longer
-    /// than 32, or more than the room): what it did before, by [`linux::calling_name`].
+    /// than 32, or more than the room), by [`linux::calling_name`].
     #[inline(never)]
     pub(super) fn calling_out(&mut self, m: &str) {
         if let Some(f) = linux::calling_name(m) {
@@ -540,8 +509,8 @@ impl State {
     /// [`ascii::try_replace_text`]'s inline copy, what [`State::initcall`] does there (the
     /// same fields, the name's bytes the same whether compared first or not). Any other line
     /// (another layout, a name under 8 bytes or longer than 32, no slot or room) jumps to
-    /// [`State::initcall_out`] or [`State::initcall_store`], the old steps, so no call is
-    /// left in it (the general reader's loops are not set up).
+    /// [`State::initcall_out`] or [`State::initcall_store`], so no call is left in it (the
+    /// general reader's loops are not set up).
     #[inline(never)]
     pub(super) fn initcall_printk(&mut self, m: &str, ts: f64) {
         let Some((name, ret, usecs)) = linux::initcall_parts_quick(m) else {
@@ -595,7 +564,7 @@ impl State {
     }
 
     /// [`State::bracket_line`] of a printk line `lead` whose 14-byte stamp reads `ts`, that
-    /// [`State::plain_printk`] did not take: the full printk record.
+    /// [`State::printk_usual`] turned away: the full printk record.
     #[inline(never)]
     pub(super) fn printk_line(&mut self, n: u64, lead: &str, ts: f64) {
         let p = linux::printk_after(lead, ts, 14);
@@ -638,8 +607,7 @@ impl State {
 
     /// [`State::bracket_other`] of a `lead` with a blank right after its `[` that is no
     /// `[  OK  ]`: its stamp readers, out of line, so that `bracket_other`'s own ways out are
-    /// all jumps and it needs no frame (`[KPI]`-like and `[  OK  ]` lines, most of those it
-    /// sees, saved and restored six registers for these readers' sake).
+    /// all jumps and it needs no frame.
     #[inline(never)]
     pub(super) fn bracket_blank(&mut self, n: u64, text: &str, lead: &str) {
         // iperf's `[  5]   0.00-1.00 sec`: no stamp of either kind (see
@@ -665,9 +633,8 @@ impl State {
     /// read first, then (none found) the printk stamp, then neither.
     ///
     /// It takes no `text` (the line before its blanks): no way on needs it (see
-    /// [`State::digit_bracket_other`]), and two registers fewer are held for the way out.
-    /// Every way out is a jump ([`State::host_line`]'s trim and layered record too) and no
-    /// panic is left in it, so it no longer aligns its stack for a call; it still saves the
+    /// [`State::digit_bracket_other`]). Every way out is a jump ([`State::host_line`]'s trim
+    /// and layered record too) and no panic is left in it; it saves the
     /// registers the two numbers' readers need.
     #[inline(never)]
     pub(super) fn digit_bracket_line(&mut self, n: u64, lead: &str) {
@@ -762,18 +729,6 @@ impl State {
         // (`lead` starts with no `[`: no printk stamp.)
         let b = lead.as_bytes();
         if !may_have_prefix(b) {
-            // A number line (most of these, bootstage rows and numbers) that is no blame row by
-            // its last byte: no grammar takes it (see `gate::number_may_match`), told here where
-            // the two-byte gate would let it in.
-            if let [b'0'..=b'9', .., last] = *b {
-                if !gate::number_may_match(last, self.hints)
-                    && self.cur.bootstage.is_none()
-                    && self.markers.is_empty()
-                    && self.ready.is_none()
-                {
-                    return self.record_ungrammatical(n, None, lead);
-                }
-            }
             return self.record_unstamped(n, None, None, lead);
         }
         self.stripped_line(n, lead);
@@ -878,7 +833,7 @@ impl State {
     /// Most such texts are taken by no grammar, outside a bootstage report and with the default
     /// ready test: those are told by [`gate::may_match`] on their first two bytes and only
     /// touch the boot here. Every other path is a call that is the last thing done, so this
-    /// needs no frame (no callee-saved register saved and restored a line).
+    /// needs no frame.
     #[inline(never)]
     pub(super) fn record_unstamped(&mut self, n: u64, host: Option<f64>, fw: Option<f64>, t: &str) {
         if self.takes_no_grammar(t) {
@@ -890,37 +845,6 @@ impl State {
             return self.record_ungrammatical(n, host, t);
         }
         self.record_unstamped_slow(n, host, fw, t);
-    }
-
-    /// [`State::record_unstamped`] of a text with no host or firmware stamp that the
-    /// splitter's fast path hands over (most texts that take no grammar come this way): its
-    /// second byte read with no length test (the byte after a text of one byte, which
-    /// [`gate::may_match`] allows any value for), and no stamps to pass and test. (About 9
-    /// instructions less a line for 82 k lines on the 10 MB bench log.)
-    ///
-    /// # Safety
-    /// `t` is not empty, and the byte after it is readable.
-    #[inline(never)]
-    pub(super) unsafe fn record_line(&mut self, n: u64, t: &str) {
-        let b = t.as_bytes();
-        debug_assert!(!b.is_empty());
-        // SAFETY: `t` holds a first byte, and the byte after it is readable, so `b[1]` is
-        // either (this function's contract).
-        let (first, second) = unsafe { (*b.get_unchecked(0), *b.as_ptr().add(1)) };
-        if self.gate_turns_away(first, second) {
-            return self.record_ungrammatical(n, None, t);
-        }
-        self.record_line_slow(n, t);
-    }
-
-    /// [`State::record_unstamped_slow`] of a [`State::record_line`] text (no stamps), with
-    /// `t` where `record_line` takes it: every way out of `record_line` then passes `t` in
-    /// the registers it came in ([`State::ready_if_login`] takes it before `host` too), where
-    /// `record_unstamped_slow`'s order (`t` after the stamps) made `record_line` copy it to
-    /// other registers on entry, for all its texts (2 instructions each of 81 k).
-    #[inline(never)]
-    pub(super) fn record_line_slow(&mut self, n: u64, t: &str) {
-        self.unstamped_slow_steps(n, None, None, t);
     }
 
     /// Whether a text is one that [`State::record_unstamped_slow`] would only note the
@@ -936,7 +860,7 @@ impl State {
                 // text of one byte but after the bytes `gate::may_match` takes whatever follows).
                 // SAFETY: `b` holds `first`, so its length is at least 1 and the index, 1 for a
                 // longer text and 0 for a text of one byte, is below it.
-                let second = unsafe { *b.get_unchecked(usize::from(b.len() > 1)) };
+                let second = b[usize::from(b.len() > 1)];
                 self.gate_turns_away(first, second)
             }
             [] => false,
@@ -966,29 +890,10 @@ impl State {
     }
 
     /// [`State::record_unstamped`] of a text [`gate::may_match`] lets in, or read in a
-    /// bootstage report, or empty, or with markers or a profile's ready pattern. Most texts the
-    /// gate lets in without a hint start with no grammar's fixed words
-    /// ([`gate::word_grammars`]: `Starting foo.service`, `Boot HART ...`) and open no user
-    /// space: those take the fast path's steps here, the rest
-    /// [`State::record_unstamped_classified`]. Every path is a call that is the last thing
-    /// done. The word test, whose code needs callee-saved registers (a frame LLVM set up on
-    /// entry, for every text), is [`State::record_unstamped_words`]': the texts a report, a
-    /// hint or the profile sends on skip it.
+    /// bootstage report, or empty, or with markers or a profile's ready pattern: a row of an
+    /// open report by [`State::record_in_bootstage`], any other text by the grammars.
     #[inline(never)]
     pub(super) fn record_unstamped_slow(
-        &mut self,
-        n: u64,
-        host: Option<f64>,
-        fw: Option<f64>,
-        t: &str,
-    ) {
-        self.unstamped_slow_steps(n, host, fw, t);
-    }
-
-    /// The body of [`State::record_unstamped_slow`], inlined into [`State::record_line_slow`]
-    /// too (which then needs no jump to it).
-    #[inline(always)]
-    pub(super) fn unstamped_slow_steps(
         &mut self,
         n: u64,
         host: Option<f64>,
@@ -998,39 +903,12 @@ impl State {
         if self.cur.bootstage.is_some() && !t.is_empty() {
             return self.record_in_bootstage(n, host, fw, t);
         }
-        if !t.is_empty() && self.hints & needles::ALL == 0 && !self.profile_hooks {
-            return self.record_unstamped_words(n, host, fw, t);
-        }
-        self.record_unstamped_classified(n, host, fw, t);
-    }
-
-    /// [`State::record_unstamped_slow`] of a text (not empty, outside a report, with no hint
-    /// nor profile hooks): the fast path's steps when no grammar's fixed words start it
-    /// ([`gate::word_grammars`]) and it opens no user space, else the grammars.
-    #[inline(never)]
-    pub(super) fn record_unstamped_words(
-        &mut self,
-        n: u64,
-        host: Option<f64>,
-        fw: Option<f64>,
-        t: &str,
-    ) {
-        // (No report is open: `record_unstamped_slow` sent a non-empty text in one to
-        // `record_in_bootstage`.)
-        debug_assert!(self.cur.bootstage.is_none());
-        debug_assert!(!t.is_empty() && self.hints & needles::ALL == 0 && !self.profile_hooks);
-        if gate::word_grammars(t) == 0 && !self.may_open_userspace(t) {
-            if fw.is_some() {
-                self.cur.fw_s = fw;
-            }
-            return self.record_ungrammatical(n, host, t);
-        }
         self.record_unstamped_classified(n, host, fw, t);
     }
 
     /// [`State::record_unstamped_slow`] of a text (not empty) read while a bootstage report or
     /// SBL cores list is open: a row is taken here, spared the frame of
-    /// [`State::record_unstamped_classified`] (thousands of report rows a bench log); any other
+    /// [`State::record_unstamped_classified`] (a report has hundreds of rows); any other
     /// text has closed the report ([`State::bootstage_row`] leaves `bootstage` empty when it
     /// says no) and goes back to [`State::record_unstamped_slow`], as any text outside one.
     #[inline(never)]
@@ -1100,8 +978,7 @@ impl State {
     }
 
     /// [`State::ready`] if `t` (which ends in `:` or a blank) is a login prompt
-    /// ([`is_default_ready_tail`], inlined here: this is out of line for it). `t` before
-    /// `host`, as [`State::record_line`] holds them (see there).
+    /// ([`super::assemble::is_default_ready_tail`], inlined here: this is out of line for it).
     #[inline(never)]
     pub(super) fn ready_if_login(&mut self, n: u64, t: &str, host: Option<f64>) {
         if login_tail(t) {

@@ -18,7 +18,6 @@ mod builder;
 mod clock;
 #[allow(unsafe_code)]
 mod dispatch;
-#[allow(unsafe_code)]
 mod recycle;
 #[cfg(test)]
 mod tests;

@@ -184,8 +184,8 @@ impl<T: Named> Slots<T> {
 
     /// Drops the slots past `len`, their strings to the pool. The test is in line and the
     /// work out of line ([`Slots::cut_past_len`]): most boots fill as many slots as the
-    /// boot before left (the same warnings, the same initcalls), and a call that found
-    /// nothing to cut cost some 36 instructions for its frame (37k on the bench log).
+    /// boot before left (the same warnings, the same initcalls), so most calls find nothing
+    /// to cut.
     #[inline(always)]
     pub(super) fn cut(&mut self, pool: &mut StringPool) {
         if self.v.len() > self.len {
@@ -370,45 +370,11 @@ pub(super) fn set_text(s: &mut String, text: &str) {
     }
 }
 
-/// Makes `s` hold `text` (what `clear` then `push_str` do), a text of 4 to 32 bytes (component
-/// keys, most versions) copied as two overlapping words in line instead of through a `memcpy`
-/// call, which costs more than the copy itself at these lengths.
+/// Makes `s` hold `text`, in the capacity it has.
 #[inline(always)]
 pub(super) fn put_text(s: &mut String, text: &str) {
-    let n = text.len();
-    if !(4..=32).contains(&n) {
-        s.clear();
-        s.push_str(text);
-        return;
-    }
     s.clear();
-    s.reserve(n);
-    let src = text.as_ptr();
-    // SAFETY: `s` was cleared and has room for `n` bytes (the reserve), so every store below,
-    // at offsets up to `n`, lies in its buffer; every load lies in `text` (the two words of
-    // each case, at 0 and ending at `n`, are no longer than `n`). The bytes copied are `text`'s,
-    // valid UTF-8, so `s` holds exactly `text` once its length is set to `n`.
-    unsafe {
-        let v = s.as_mut_vec();
-        let dst = v.as_mut_ptr();
-        if n > 16 {
-            let a = std::ptr::read_unaligned(src as *const u128);
-            let b = std::ptr::read_unaligned(src.add(n - 16) as *const u128);
-            std::ptr::write_unaligned(dst as *mut u128, a);
-            std::ptr::write_unaligned(dst.add(n - 16) as *mut u128, b);
-        } else if n >= 8 {
-            let a = std::ptr::read_unaligned(src as *const u64);
-            let b = std::ptr::read_unaligned(src.add(n - 8) as *const u64);
-            std::ptr::write_unaligned(dst as *mut u64, a);
-            std::ptr::write_unaligned(dst.add(n - 8) as *mut u64, b);
-        } else {
-            let a = std::ptr::read_unaligned(src as *const u32);
-            let b = std::ptr::read_unaligned(src.add(n - 4) as *const u32);
-            std::ptr::write_unaligned(dst as *mut u32, a);
-            std::ptr::write_unaligned(dst.add(n - 4) as *mut u32, b);
-        }
-        v.set_len(n);
-    }
+    s.push_str(text);
 }
 
 /// A key's share of the signature of a set of keys (their wrapping sum, so the order does not
@@ -518,7 +484,7 @@ impl Bin {
     /// At most this many bytes of spare vectors are kept.
     pub(super) const VEC_BUDGET: usize = 4 << 20;
     /// At most this many components maps are kept (a log of many boards' boots has a few
-    /// sets of components; the bench log 12).
+    /// sets of components).
     pub(super) const MAX_MAPS: usize = 16;
 
     /// Takes a boot apart: its strings to the pool, its vectors (emptied) to the spares, but

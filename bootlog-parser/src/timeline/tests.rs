@@ -1296,32 +1296,3 @@ fn string_pool_classes() {
     pool.put(String::with_capacity(1 << 20));
     assert!(pool.classes.iter().all(|c| c.is_empty()));
 }
-
-/// [`put_text`]'s reference: what it stands for.
-fn put_text_ref(s: &mut String, text: &str) {
-    s.clear();
-    s.push_str(text);
-}
-
-proptest::proptest! {
-    /// [`put_text`] leaves the string as its reference does, whatever it held and had room
-    /// for before, on texts of every length around its word copies (multi-byte
-    /// characters included), and [`set_text`] too.
-    #[test]
-    fn put_text_is_clear_and_push(
-        before in "[a-zé😀]{0,40}",
-        room in 0usize..64,
-        text in "[a-z0-9._ é😀-]{0,40}",
-    ) {
-        let mut a = String::with_capacity(room);
-        a.push_str(&before);
-        let mut b = a.clone();
-        let mut c = a.clone();
-        put_text(&mut a, &text);
-        put_text_ref(&mut b, &text);
-        set_text(&mut c, &text);
-        proptest::prop_assert_eq!(&a, &b);
-        proptest::prop_assert_eq!(&c, &b);
-        proptest::prop_assert_eq!(a.len(), text.len());
-    }
-}
