@@ -178,8 +178,6 @@ pub(super) fn login_tail(t: &str) -> bool {
     end == 6 || !b[end - 7].is_ascii_alphanumeric() && b[end - 7] != b'_'
 }
 
-/// The splitter's lines go straight to [`State::line`] and [`State::plain_line`], inlined
-
 impl State {
     /// The words the current line may hold (see [`needles`]).
     #[inline]

@@ -129,8 +129,8 @@ pub(super) fn strip_junk(mut t: &str) -> &str {
     }
 }
 
-/// into its loop (a closure's body, which cannot be marked `always`, became a call there when
-/// the dispatch grew).
+/// The splitter's lines go straight to [`State::line`] and [`State::plain_line`], inlined
+/// into its loop.
 impl crate::lines::LineSink for State {
     #[inline(always)]
     fn line(&mut self, n: u64, bytes: &[u8], flags: Flags) {
