@@ -6,7 +6,7 @@
 
 /// 8 bytes of `b` from `at` as a little-endian word (first byte lowest), if there are 8.
 /// The test is `at <= len - 8` (with `len >= 8`), not `at + 8 <= len` with an overflow
-/// check: where the length is known to reach 8 it is one compare, not five instructions.
+/// check: where the length is known to reach 8 it is one compare.
 #[inline]
 pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
     if b.len() < 8 || at > b.len() - 8 {
@@ -93,8 +93,7 @@ pub(crate) fn push_decimal(s: &mut String, n: u64) {
             break;
         }
     }
-    // SAFETY: `buf[i..]` holds only the ASCII digits written above, which are UTF-8 (the
-    // checked `from_utf8` it replaces cost about 90 instructions a call).
+    // SAFETY: `buf[i..]` holds only the ASCII digits written above, which are UTF-8.
     s.push_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) });
 }
 
@@ -118,7 +117,7 @@ pub(crate) fn fold_digits(b: &[u8], mut i: usize, mut v: u64) -> (u64, usize) {
 pub(crate) fn trim_start(s: &str) -> &str {
     // SAFETY: `trim_start_bytes` drops only ASCII bytes from the front of the valid UTF-8
     // `s`, so what is left starts on a char boundary and is valid UTF-8 too (no boundary
-    // check: a dozen instructions on every console line).
+    // check on every console line).
     unsafe { std::str::from_utf8_unchecked(trim_start_bytes(s.as_bytes())) }
 }
 
@@ -275,8 +274,7 @@ pub(crate) fn trim_ws(s: &str) -> &str {
 /// [`trim_ws`] with no look at an end whose byte is ASCII and no blank: `trim_end_ws` (or
 /// `trim_start_ws`) would stop on that byte at once (no space to skip, no Unicode blank to
 /// trim). Most values the grammars trim end so (`v2.8-...`, `3.1 (firmware ...`), and most
-/// bootstage row names start so too (`board_init_r`); the end's block scan and checks cost
-/// ~20 instructions, the two trims of a row name ~50.
+/// bootstage row names start so too (`board_init_r`), and skip the end's block scan.
 #[inline(always)]
 pub(crate) fn trim_ws_graphic_ends(s: &str) -> &str {
     let b = s.as_bytes();
@@ -506,9 +504,90 @@ pub(crate) fn any_special(b: &[u8], allow: u8, also: [u8; 2]) -> bool {
         .any(|&c| (c < 0x20 && c != allow) || c >= 0x80 || also.contains(&c))
 }
 
+/// `a == b`, with short slices (names of initcalls and SBL steps) compared as one or two
+/// words in line instead of through a `memcmp` call; 8 to 16 bytes, the commonest, tested
+/// first with one compare. Also the timeline's compare of component keys and values.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
+    if n.wrapping_sub(8) <= 8 {
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
+    match n {
+        // First, middle and last byte cover 1 to 3 bytes: no `memcmp` call for the shortest
+        // (component keys such as `tfa`).
+        0..=3 => n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: 17 <= n = a.len() = b.len() <= 64.
+        17..=64 => unsafe { same_17_to_64(a, b) },
+        #[cfg(not(target_arch = "x86_64"))]
+        17..=32 => {
+            word(a, 0) == word(b, 0)
+                && word(a, 8) == word(b, 8)
+                && word(a, n - 16) == word(b, n - 16)
+                && word(a, n - 8) == word(b, n - 8)
+        }
+        _ => word(a, 0) == word(b, 0) && a == b,
+    }
+}
+
+/// [`same_bytes`] of 17 to 64 bytes as overlapping 16-byte blocks compared in SSE2, all at
+/// once: two blocks (the first and last 16 bytes) up to 32 bytes, four (at 0, 16, n - 32,
+/// n - 16) above, with no `memcmp` call (component values, versions and kernel command
+/// lines rewritten boot after boot are mostly 33 to 64 bytes).
+///
+/// # Safety
+/// `17 <= a.len() == b.len() <= 64`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn same_17_to_64(a: &[u8], b: &[u8]) -> bool {
+    use std::arch::x86_64::*;
+    let n = a.len();
+    debug_assert!((17..=64).contains(&n) && b.len() == n);
+    // SSE2 is part of the x86_64 baseline; every block read starts at an offset `at` with
+    // at + 16 <= n (0, 16 and n - 32 only when n >= 32, n - 16), so lies inside both slices.
+    let eq = |at: usize| {
+        _mm_cmpeq_epi8(
+            _mm_loadu_si128(a.as_ptr().add(at) as *const __m128i),
+            _mm_loadu_si128(b.as_ptr().add(at) as *const __m128i),
+        )
+    };
+    let mut m = _mm_and_si128(eq(0), eq(n - 16));
+    if n > 32 {
+        m = _mm_and_si128(m, _mm_and_si128(eq(16), eq(n - 32)));
+    }
+    _mm_movemask_epi8(m) == 0xffff
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// [`same_bytes`] is `==`.
+        #[test]
+        fn same_bytes_is_eq(
+            a in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', 0u8, 0xff]), 0..80),
+            flip in proptest::option::of(0usize..80),
+            grow in proptest::bool::ANY,
+        ) {
+            let mut b = a.clone();
+            if let Some(i) = flip.filter(|&i| i < b.len()) {
+                b[i] ^= 1;
+            }
+            if grow {
+                b.push(b'a');
+            }
+            proptest::prop_assert_eq!(same_bytes(&a, &b), a == b);
+            proptest::prop_assert!(same_bytes(&a, &a));
+        }
+    }
 
     proptest::proptest! {
         /// [`trim_ws_graphic_ends`] is [`trim_ws`] on texts of words, ASCII and Unicode blanks

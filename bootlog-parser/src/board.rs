@@ -4,6 +4,7 @@
 //! the parser stays pure. The profiler reads the same files for the console and power sections;
 //! this struct keeps only what the log grammar needs and ignores the rest.
 
+use crate::console::DEFAULT_READY;
 use crate::model::StageId;
 use serde::Deserialize;
 
@@ -141,11 +142,7 @@ impl BoardProfile {
         let mut pats: Vec<&str> = p.markers.iter().map(|m| m.pattern.as_str()).collect();
         // The default ready pattern is known good (a test compiles it) and the parser tests it
         // by hand, never as a regex: compiling it here cost most of a run's start-up.
-        if let Some(r) = p
-            .ready
-            .as_deref()
-            .filter(|&r| r != crate::timeline::DEFAULT_READY)
-        {
+        if let Some(r) = p.ready.as_deref().filter(|&r| r != DEFAULT_READY) {
             pats.push(r);
         }
         for pattern in pats {
@@ -202,7 +199,7 @@ mod tests {
             format!("{parsed:?}")
         );
         let r = BoardProfile::generic().ready.unwrap();
-        assert_eq!(r, crate::timeline::DEFAULT_READY);
+        assert_eq!(r, DEFAULT_READY);
         regex::Regex::new(&r).unwrap();
     }
 

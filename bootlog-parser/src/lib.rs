@@ -1,7 +1,7 @@
 //! bootlog-parser: bytes of a console log in, a typed boot timeline out.
 //!
 //! Pure: no files, no processes, no clocks. The log grammar is written with nom, one module per
-//! boot component (`uboot.rs`, `sbl.rs`, `linux.rs`, ...); `timeline.rs` assembles the lines
+//! boot component (`uboot.rs`, `sbl.rs`, `linux.rs`, ...); `timeline` assembles the lines
 //! into [`model::Boot`]s, splitting logs that hold several boots, and `stats.rs` summarises
 //! many boots. The few grammars on the per-line hot path (printk and grabserial stamps, clocks,
 //! initcall lines) are hand-written twins of nom grammars that stay in the tests as their
@@ -16,16 +16,29 @@
 //! assert!(boots[0].stage(StageId::Uboot).is_some());
 //! ```
 
+#![deny(unsafe_code)]
+
+// `unsafe` is allowed only in the modules marked below: the byte and SIMD primitives
+// (`ascii`), the line splitter (`lines`), the JSON writer's byte paths (`json`), the needle
+// scan (`needles`), the printk stamp reader (`linux`) and, inside `timeline`, the per-line
+// path (`timeline::dispatch`).
+#[allow(unsafe_code)]
 mod ascii;
 pub mod board;
 pub mod capture;
 pub mod console;
+mod cpu;
+mod fixed;
 pub mod gate;
 pub mod hoststamp;
+#[allow(unsafe_code)]
 pub mod json;
+#[allow(unsafe_code)]
 pub mod lines;
+#[allow(unsafe_code)]
 pub mod linux;
 pub mod model;
+#[allow(unsafe_code)]
 pub mod needles;
 pub mod optee;
 pub mod rpi;

@@ -16,8 +16,7 @@ pub const MAX_LINE: usize = 64 * 1024;
 const FLAT_WINDOW: usize = 16 * 1024;
 /// How far ahead of the block it scans [`LineSplitter::feed_with`]'s pass 1 prefetches into
 /// L1: its window is in L2 by then (pass 2 of the window before fetched it), and 1 KiB (16
-/// blocks) ahead the loads of each block no longer wait on L2 (faster in 27 of 30 interleaved
-/// pairs on the 100 MB bench log, best 2.2 % lower; 512 B gained less).
+/// blocks) ahead the loads of each block no longer wait on L2.
 const L1_AHEAD: usize = 1024;
 
 /// What [`LineSplitter`] knows of a line it hands out.
@@ -107,7 +106,7 @@ impl LineSplitter {
     #[inline]
     pub(crate) fn feed_into(&mut self, chunk: &[u8], out: &mut impl LineSink) {
         #[cfg(target_arch = "x86_64")]
-        if has_avx2_bmi1_popcnt() {
+        if crate::cpu::avx2_bmi1_popcnt() {
             // SAFETY: the CPU has AVX2, BMI1 and POPCNT (just checked).
             unsafe { self.feed_avx2(chunk, out) };
             return;
@@ -117,9 +116,7 @@ impl LineSplitter {
 
     /// [`Self::feed`] with AVX2, BMI1 and POPCNT: the block scan ([`scan_avx2`]) inlined into
     /// the line loop, and the loop's bit operations single instructions (`blsr`, `andn`, and
-    /// `popcnt` for each block's count of positions: without it LLVM counted the bits with a
-    /// dozen shifts, masks and a multiply a block; 72.87 -> 70.04 M instructions on the 10 MB
-    /// bench log).
+    /// `popcnt` for each block's count of positions).
     ///
     /// # Safety
     /// The CPU must have AVX2, BMI1 and POPCNT.
@@ -143,17 +140,13 @@ impl LineSplitter {
     ///    byte but tabs came before its break. A candidate (a printable flagged byte) is
     ///    confirmed at once ([`needles::hint_at`]) and its word's bit goes to the line's
     ///    hints. Each line also prefetches (into L2) the byte one window past its break, so
-    ///    the next window is in the cache when pass 1 reaches it: without this, pass 1 waited
-    ///    on memory at each window (a `perf record -e cpu-clock` profile put 41 % of the
-    ///    splitter's samples, 15 % of the run, on its first loads), and with it the 100 MB
-    ///    bench log ran 7-12 % faster (best of 15, interleaved, three runs).
+    ///    the next window is in the cache when pass 1 reaches it (pass 1 does not wait on
+    ///    memory at each window).
     ///
-    /// Until 2026-12-01 this was one pass, a bit loop inside each block's: that loop ended
-    /// after a count that varies from block to block (0 to 3 lines in most), which the branch
-    /// predictor missed about once a block, and the walk in pass 2 runs on through the
-    /// window. It takes more instructions (+8.9 M, 64.3 -> 73.2 M on the 10 MB bench log)
-    /// but misses fewer branches (cachegrind's model: 1.06 M -> 0.93 M) and ran the 100 MB
-    /// bench log 12-21 % faster on the Intel VM (0.121 -> 0.095 s best of 15, interleaved).
+    /// Two passes, not a bit loop inside each block's: such a loop ends after a count that
+    /// varies from block to block (0 to 3 lines in most), which the branch predictor misses
+    /// about once a block, where the walk in pass 2 runs on through the window: more
+    /// instructions, fewer missed branches, less time.
     ///
     /// Whole plain lines of at most [`MAX_LINE`] bytes (nearly all) go to
     /// [`LineSink::plain_line`], the others to [`Self::line_long`]: the one length compare
@@ -433,33 +426,6 @@ impl LineSplitter {
                 self.line_no += 1;
             }
         }
-    }
-}
-
-/// Whether the CPU has AVX2, BMI1 and POPCNT, as [`LineSplitter::feed`]'s fast loop needs
-/// (std caches the answers after the first question; every AVX2 CPU has the other two).
-fn has_avx2_bmi1_popcnt() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        has_avx2()
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// Whether the CPU has AVX2 (std caches the answer after the first question).
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 
@@ -885,7 +851,7 @@ mod tests {
                 mask: 0,
                 bad: 0,
                 bad_before: None,
-                avx2: has_avx2(),
+                avx2: crate::cpu::avx2(),
             }
         }
 
@@ -1079,7 +1045,7 @@ mod tests {
                 .fold(0u64, |m, (i, &c)| m | u64::from(!(0x20..=0x7e).contains(&c)) << i);
             proptest::prop_assert_eq!(controls(b), want);
             #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
+            if crate::cpu::avx2() {
                 // SAFETY: the CPU has AVX2.
                 proptest::prop_assert_eq!(unsafe { controls_avx2(b) }, want);
             }
@@ -1104,7 +1070,7 @@ mod tests {
             let want = ctl | needles::candidates_ref(b);
             proptest::prop_assert_eq!(scan(b), want);
             #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
+            if crate::cpu::avx2() {
                 // SAFETY: the CPU has AVX2.
                 proptest::prop_assert_eq!(unsafe { scan_avx2(b) }, want);
             }
@@ -1117,7 +1083,7 @@ mod tests {
             64,
         )) {
             #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
+            if crate::cpu::avx2() {
                 let b: &[u8; 64] = block.as_slice().try_into().unwrap();
                 // SAFETY: the CPU has AVX2.
                 let got = unsafe { masks_avx2(b) };

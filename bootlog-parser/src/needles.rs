@@ -207,7 +207,7 @@ mod reference {
         /// Indexes a new chunk (forgetting the previous one).
         pub(crate) fn index(&mut self, chunk: &[u8]) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if crate::cpu::avx2() {
                 self.found.clear();
                 // SAFETY: the CPU has AVX2 (just checked).
                 unsafe { scan_avx2(chunk, &mut self.found) };

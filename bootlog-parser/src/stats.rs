@@ -1,6 +1,7 @@
 //! Statistics over many boots: n, mean, min, max, median, p95 and standard deviation per stage
 //! and per sub-timeline entry, printed the TI way: `14.31 (min 12.88, max 20.51)`.
 
+use crate::ascii::same_bytes;
 use crate::model::{Boot, StageId};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -385,67 +386,6 @@ fn is_run_key(n: &[u8], run: u64, name: &[u8]) -> bool {
         && same_bytes(&n[2..], name)
 }
 
-/// `a == b`, with short slices (names of initcalls and SBL steps) compared as one or two
-/// words in line instead of through a `memcmp` call; 8 to 16 bytes, the commonest, tested
-/// first with one compare. Also the timeline's compare of component keys and values.
-#[inline]
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
-    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
-    if n.wrapping_sub(8) <= 8 {
-        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
-    }
-    match n {
-        // First, middle and last byte cover 1 to 3 bytes: no `memcmp` call for the shortest
-        // (component keys such as `tfa`).
-        0..=3 => n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]),
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: 17 <= n = a.len() = b.len() <= 64.
-        17..=64 => unsafe { same_17_to_64(a, b) },
-        #[cfg(not(target_arch = "x86_64"))]
-        17..=32 => {
-            word(a, 0) == word(b, 0)
-                && word(a, 8) == word(b, 8)
-                && word(a, n - 16) == word(b, n - 16)
-                && word(a, n - 8) == word(b, n - 8)
-        }
-        _ => word(a, 0) == word(b, 0) && a == b,
-    }
-}
-
-/// [`same_bytes`] of 17 to 64 bytes as overlapping 16-byte blocks compared in SSE2, all at
-/// once: two blocks (the first and last 16 bytes) up to 32 bytes, four (at 0, 16, n - 32,
-/// n - 16) above, with no `memcmp` call (component values, versions and kernel command
-/// lines rewritten boot after boot are mostly 33 to 64 bytes).
-///
-/// # Safety
-/// `17 <= a.len() == b.len() <= 64`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn same_17_to_64(a: &[u8], b: &[u8]) -> bool {
-    use std::arch::x86_64::*;
-    let n = a.len();
-    debug_assert!((17..=64).contains(&n) && b.len() == n);
-    // SSE2 is part of the x86_64 baseline; every block read starts at an offset `at` with
-    // at + 16 <= n (0, 16 and n - 32 only when n >= 32, n - 16), so lies inside both slices.
-    let eq = |at: usize| {
-        _mm_cmpeq_epi8(
-            _mm_loadu_si128(a.as_ptr().add(at) as *const __m128i),
-            _mm_loadu_si128(b.as_ptr().add(at) as *const __m128i),
-        )
-    };
-    let mut m = _mm_and_si128(eq(0), eq(n - 16));
-    if n > 32 {
-        m = _mm_and_si128(m, _mm_and_si128(eq(16), eq(n - 32)));
-    }
-    _mm_movemask_epi8(m) == 0xffff
-}
-
 impl Collector {
     /// An empty collector.
     pub fn new() -> Self {
@@ -535,7 +475,7 @@ fn finite_and_not_negative(v: &[f64]) -> bool {
     any >> 63 == 0
 }
 
-/// `v.sort_by(f64::total_cmp)`, cheaper: the values sorted in place as integers with the same
+/// `v.sort_by(f64::total_cmp)`, cheaper: the values sorted as integers with the same
 /// order (`total_cmp`'s own key: negative values' magnitude bits flipped, a map that is its own
 /// inverse and leaves values with the sign bit clear as they are, so it is skipped when there
 /// are none). Unstable is the same order here: values equal under `total_cmp` are the same
@@ -549,24 +489,19 @@ fn sort_total(v: &mut [f64]) {
 /// values are sorted as their bits are, with no key mapping.
 fn sort_keys(v: &mut [f64], negative: bool) {
     let key = |bits: i64| bits ^ (((bits >> 63) as u64) >> 1) as i64;
-    // SAFETY: f64 and i64 have the same size and alignment and every bit pattern is a valid
-    // value of both, so the slice may be viewed as integers; `v` is not used while `keys`
-    // lives.
-    let keys = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<i64>(), v.len()) };
+    let mut keys: Vec<i64> = v.iter().map(|x| x.to_bits() as i64).collect();
     if negative {
         keys.iter_mut().for_each(|k| *k = key(*k));
     }
-    sort_ints(keys);
-    if negative {
-        keys.iter_mut().for_each(|k| *k = key(*k));
+    sort_ints(&mut keys);
+    for (x, &k) in v.iter_mut().zip(&keys) {
+        *x = f64::from_bits((if negative { key(k) } else { k }) as u64);
     }
 }
 
 /// `keys.sort_unstable()`, cheaper on the long series of a boot loop: a stage's figures over
-/// hundreds of boots take a few values again and again (the bench log's 1,600 boots give its
-/// stages 1 to 15 distinct durations and console byte counts each), which
-/// [`sort_by_counting`] sorts in one pass, where a comparison sort cost some 20 to 40
-/// instructions a value. Already sorted keys (a series of one value) are left as they are,
+/// hundreds of boots take a few values again and again (a few distinct durations and console
+/// byte counts each), which [`sort_by_counting`] sorts in one pass. Already sorted keys (a series of one value) are left as they are,
 /// as `sort_unstable` would after its own check.
 fn sort_ints(keys: &mut [i64]) {
     if keys.len() >= COUNT_FROM && (ascending(keys) || sort_by_counting(keys)) {
@@ -830,23 +765,6 @@ mod tests {
         fn finite_and_not_negative_is_the_rule(v in values()) {
             let rule = v.iter().all(|x| x.is_finite() && x.is_sign_positive());
             proptest::prop_assert_eq!(finite_and_not_negative(&v), rule);
-        }
-
-        #[test]
-        fn same_bytes_is_eq(
-            a in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', 0u8, 0xff]), 0..80),
-            flip in proptest::option::of(0usize..80),
-            grow in proptest::bool::ANY,
-        ) {
-            let mut b = a.clone();
-            if let Some(i) = flip.filter(|&i| i < b.len()) {
-                b[i] ^= 1;
-            }
-            if grow {
-                b.push(b'a');
-            }
-            proptest::prop_assert_eq!(same_bytes(&a, &b), a == b);
-            proptest::prop_assert!(same_bytes(&a, &a));
         }
     }
 
