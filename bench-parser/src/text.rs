@@ -1,0 +1,71 @@
+//! Line and number helpers shared by the tool parsers.
+
+/// The lines of `text` with their 1-based numbers, `\r` stripped.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = (u64, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, l.trim_end_matches('\r')))
+}
+
+/// The number of the first non-blank line (1 for blank text).
+pub(crate) fn first_line(text: &str) -> u64 {
+    lines(text)
+        .find(|(_, l)| !l.trim().is_empty())
+        .map_or(1, |(n, _)| n)
+}
+
+/// The number of the last non-blank line (1 for blank text).
+pub(crate) fn last_line(text: &str) -> u64 {
+    lines(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()
+        .map_or(1, |(n, _)| n)
+}
+
+/// A finite decimal number; surrounding spaces allowed.
+pub(crate) fn number(tok: &str) -> Option<f64> {
+    let tok = tok.trim();
+    let ok = tok
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    if !ok || !tok.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    tok.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// A number with an optional `k` (thousands) suffix: the value and whether it had one.
+pub(crate) fn number_k(tok: &str) -> Option<(f64, bool)> {
+    match tok.trim().strip_suffix(['k', 'K']) {
+        Some(t) => number(t).map(|v| (v, true)),
+        None => number(tok).map(|v| (v, false)),
+    }
+}
+
+/// The first whitespace-separated token of `s` that is a number.
+pub(crate) fn first_number(s: &str) -> Option<f64> {
+    s.split_whitespace().find_map(number)
+}
+
+/// The text after the first `key` in `line`, trimmed.
+pub(crate) fn after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.find(key).map(|i| line[i + key.len()..].trim())
+}
+
+/// The numbers among the whitespace-separated tokens of `s`.
+pub(crate) fn numbers(s: &str) -> Vec<f64> {
+    s.split_whitespace().filter_map(number).collect()
+}
+
+/// `s` lowercased with runs of non-alphanumerics turned into one `-`.
+pub(crate) fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}

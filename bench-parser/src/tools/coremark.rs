@@ -1,0 +1,101 @@
+//! EEMBC CoreMark: the full report, abbreviated reports (only
+//! `Iterations/Sec` or only the `CoreMark 1.0 :` line) and tick counts with a
+//! `k` suffix.
+
+use crate::collect::Collect;
+use crate::error::Error;
+use crate::model::{unit, Better, Parsed};
+use crate::text::{after, first_number, lines, number_k};
+
+pub const NAME: &str = "coremark";
+const BENCHMARK: &str = "coremark/coremark";
+pub const ITERATIONS_PER_SEC: &str = "iterations_per_sec";
+pub const TOTAL_TICKS: &str = "total_ticks";
+pub const TOTAL_TIME: &str = "total_time";
+
+const SIZE: &str = "CoreMark Size";
+const TICKS: &str = "Total ticks";
+const TIME: &str = "Total time (secs)";
+const IPS: &str = "Iterations/Sec";
+const SUMMARY: &str = "CoreMark 1.0 :";
+
+pub fn recognise(text: &str) -> bool {
+    text.contains(SIZE) || text.contains(IPS) || text.contains(SUMMARY)
+}
+
+pub fn parse(text: &str) -> Result<Parsed, Error> {
+    let mut out = Collect::start(NAME, recognise(text), text)?;
+    let mut run = 0u32;
+    // The report being read: its header line and whether it gave its score.
+    let mut open: Option<u64> = None;
+    let mut scored = false;
+    let mut last = 0;
+    for (no, line) in lines(text) {
+        let value = |key: &str| after(line, key).and_then(|r| r.strip_prefix(':'));
+        if line.contains(SIZE) {
+            if let (Some(start), false) = (open, scored) {
+                out.truncated(no.saturating_sub(1).max(start), IPS);
+            }
+            run += 1;
+            open = Some(no);
+            scored = false;
+        } else if let Some(v) = value(TICKS).and_then(|r| r.split_whitespace().next()) {
+            if let Some((v, k)) = number_k(v) {
+                let ticks = if k { v * 1000.0 } else { v };
+                out.push_run(
+                    BENCHMARK,
+                    TOTAL_TICKS,
+                    ticks,
+                    unit::TICKS,
+                    Better::Lower,
+                    run.max(1),
+                    no,
+                );
+            }
+        } else if let Some(v) = value(TIME).and_then(first_number) {
+            out.push_run(
+                BENCHMARK,
+                TOTAL_TIME,
+                v,
+                unit::S,
+                Better::Lower,
+                run.max(1),
+                no,
+            );
+        } else if let Some(v) = value(IPS).and_then(first_number) {
+            out.push_run(
+                BENCHMARK,
+                ITERATIONS_PER_SEC,
+                v,
+                unit::ITERATIONS_S,
+                Better::Higher,
+                run.max(1),
+                no,
+            );
+            scored = true;
+        } else if let Some(v) = after(line, SUMMARY).and_then(first_number) {
+            if !scored {
+                out.push_run(
+                    BENCHMARK,
+                    ITERATIONS_PER_SEC,
+                    v,
+                    unit::ITERATIONS_S,
+                    Better::Higher,
+                    run.max(1),
+                    no,
+                );
+            }
+            open = None;
+            scored = false;
+        } else if line.contains("Errors detected") {
+            out.warn(&format!("the run reports errors (line {no})"));
+        }
+        if !line.trim().is_empty() {
+            last = no;
+        }
+    }
+    if let (Some(_), false) = (open, scored) {
+        out.truncated(last, IPS);
+    }
+    out.finish(text)
+}

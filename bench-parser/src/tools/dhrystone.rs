@@ -1,0 +1,121 @@
+//! Dhrystone 2.x (`Dhrystones per Second:`), with DMIPS (per second / 1757)
+//! and, when the clock is known, DMIPS/MHz.
+
+use crate::collect::Collect;
+use crate::error::Error;
+use crate::model::{unit, Better, Metric, Parsed};
+use crate::text::{after, first_number, lines};
+
+pub const NAME: &str = "dhrystone";
+const BENCHMARK: &str = "dhrystone/dhrystone";
+pub const PER_SECOND: &str = "dhrystone_per_second";
+pub const DMIPS: &str = "dmips";
+pub const PER_MHZ: &str = "dhrystone_per_mhz";
+pub const US_PER_RUN: &str = "us_per_run";
+/// Dhrystones per second of the VAX 11/780, the 1 DMIPS reference.
+pub const VAX_DHRYSTONES: f64 = 1757.0;
+
+const PER_SECOND_KEY: &str = "Dhrystones per Second";
+const START: &str = "runs through Dhrystone";
+
+pub fn recognise(text: &str) -> bool {
+    text.contains(PER_SECOND_KEY) || text.contains("Dhrystone Benchmark") || text.contains(START)
+}
+
+pub fn parse(text: &str) -> Result<Parsed, Error> {
+    let mut out = Collect::start(NAME, recognise(text), text)?;
+    let mut run = 0u32;
+    let mut open = false;
+    let mut printed_mips = false;
+    let mut last = 0;
+    for (no, line) in lines(text) {
+        let value = |key: &str| {
+            after(line, key)
+                .and_then(|r| r.strip_prefix(':'))
+                .and_then(first_number)
+        };
+        if line.contains("Execution starts") {
+            if open {
+                out.truncated(last, PER_SECOND_KEY);
+            }
+            run += 1;
+            open = true;
+            printed_mips = false;
+        } else if let Some(v) = value("Microseconds for one run through Dhrystone") {
+            out.push_run(
+                BENCHMARK,
+                US_PER_RUN,
+                v,
+                unit::US,
+                Better::Lower,
+                run.max(1),
+                no,
+            );
+        } else if let Some(v) = value(PER_SECOND_KEY) {
+            out.push_run(
+                BENCHMARK,
+                PER_SECOND,
+                v,
+                unit::DHRYSTONE_S,
+                Better::Higher,
+                run.max(1),
+                no,
+            );
+            open = false;
+            // Older ports print no MIPS line: derive it.
+            let rest = text[..].lines().skip(no as usize).take(4);
+            let follows = rest.into_iter().any(|l| l.contains("MIPS"));
+            if !follows {
+                out.push_run(
+                    BENCHMARK,
+                    DMIPS,
+                    v / VAX_DHRYSTONES,
+                    unit::DMIPS,
+                    Better::Higher,
+                    run.max(1),
+                    no,
+                );
+            }
+        } else if let Some(v) = value("Dhrystones MIPS").or_else(|| value("DMIPS")) {
+            if !printed_mips {
+                out.push_run(
+                    BENCHMARK,
+                    DMIPS,
+                    v,
+                    unit::DMIPS,
+                    Better::Higher,
+                    run.max(1),
+                    no,
+                );
+                printed_mips = true;
+            }
+        }
+        if !line.trim().is_empty() {
+            last = no;
+        }
+    }
+    if open {
+        out.truncated(last, PER_SECOND_KEY);
+    }
+    out.finish(text)
+}
+
+/// Adds `dhrystone_per_mhz` (DMIPS/MHz) for every DMIPS figure, given the CPU clock.
+pub fn with_clock(mut parsed: Parsed, cpu_mhz: f64) -> Parsed {
+    if !(cpu_mhz.is_finite() && cpu_mhz > 0.0) {
+        return parsed;
+    }
+    let per_mhz: Vec<Metric> = parsed
+        .metrics
+        .iter()
+        .filter(|m| m.metric == DMIPS)
+        .map(|m| Metric {
+            metric: PER_MHZ.to_string(),
+            value: m.value / cpu_mhz,
+            unit: unit::DMIPS_MHZ.to_string(),
+            ..m.clone()
+        })
+        .collect();
+    parsed.metrics.extend(per_mhz);
+    parsed
+}

@@ -1,0 +1,10 @@
+pub const NAME: &str = "mbw";
+pub fn recognise(_t: &str) -> bool {
+    false
+}
+pub fn parse(t: &str) -> Result<crate::Parsed, crate::Error> {
+    Err(crate::Error::NotRecognised {
+        tool: NAME,
+        line: crate::text::first_line(t),
+    })
+}
