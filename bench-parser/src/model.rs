@@ -94,9 +94,12 @@ pub mod unit {
     pub const ITERATIONS_S: &str = "iterations/s";
     pub const WORKLOADS_S: &str = "workloads/s";
     pub const SCORE: &str = "score";
+    pub const RATIO: &str = "x";
     pub const BOGO_OPS_S: &str = "bogo ops/s";
     pub const EVENTS_S: &str = "events/s";
     pub const OPS_S: &str = "ops/s";
+    pub const SIGN_S: &str = "sign/s";
+    pub const VERIFY_S: &str = "verify/s";
     pub const IOPS: &str = "IOPS";
     pub const TRANS_S: &str = "trans/s";
 }

@@ -69,3 +69,23 @@ pub(crate) fn slug(s: &str) -> String {
     }
     out.trim_end_matches('-').to_string()
 }
+
+/// A rate `<v> <K|M|G>bits/sec` in Mbits/sec.
+pub(crate) fn mbits(value: f64, unit_word: &str) -> Option<f64> {
+    let scale = match unit_word.strip_suffix("bits/sec")? {
+        "" => 1e-6,
+        "K" => 1e-3,
+        "M" => 1.0,
+        "G" => 1e3,
+        "T" => 1e6,
+        _ => return None,
+    };
+    Some(value * scale)
+}
+
+/// The index of the `...bits/sec` word and the rate in Mbits/sec.
+pub(crate) fn rate(words: &[&str]) -> Option<(usize, f64)> {
+    let i = words.iter().position(|w| w.ends_with("bits/sec"))?;
+    let v = number(words.get(i.checked_sub(1)?)?)?;
+    Some((i, mbits(v, words[i])?))
+}

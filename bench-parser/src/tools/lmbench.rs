@@ -179,6 +179,8 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             } else {
                 Section::None
             })
+        } else if t.starts_with("Socket bandwidth using") {
+            Some(Section::Sized("bw_tcp".to_string()))
         } else if let Some(s) = command(t) {
             Some(s)
         } else if t.split_whitespace().any(|w| w.ends_with("lat_fs")) {

@@ -62,6 +62,15 @@ fn doing(line: &str) -> Option<(String, u64, f64)> {
     (secs > 0.0).then(|| (alg.to_string(), size, count * size as f64 / secs / 1000.0))
 }
 
+/// An `rsa 2048 bits 0.008318s 0.000246s 120.2 4071.2` row: bits, sign/s, verify/s.
+fn signature_row(t: &str) -> Option<(u64, f64, f64)> {
+    let w: Vec<&str> = t.split_whitespace().collect();
+    if w.len() != 7 || !matches!(w[0], "rsa" | "dsa") || w[2] != "bits" {
+        return None;
+    }
+    Some((w[1].parse().ok()?, number(w[5])?, number(w[6])?))
+}
+
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
     let mut sizes: Option<Vec<u64>> = None;
@@ -79,6 +88,28 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
         }
         if let Some((alg, size, v)) = doing(t) {
             doings.push((alg, size, v, no));
+            continue;
+        }
+        if let Some((bits, sign, verify)) = signature_row(t) {
+            let alg = t.split_whitespace().next().unwrap_or("rsa");
+            let bench = format!("{NAME}/{alg}{bits}");
+            out.push(
+                &bench,
+                &format!("{alg}{bits}-sign"),
+                sign,
+                unit::SIGN_S,
+                Better::Higher,
+                no,
+            );
+            out.push(
+                &bench,
+                &format!("{alg}{bits}-verify"),
+                verify,
+                unit::VERIFY_S,
+                Better::Higher,
+                no,
+            );
+            rows += 1;
             continue;
         }
         let Some(sz) = &sizes else { continue };
