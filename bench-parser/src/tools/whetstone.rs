@@ -16,7 +16,9 @@ pub const DURATION: &str = "duration";
 const LOOPS: &str = "Loops:";
 
 pub fn recognise(text: &str) -> bool {
-    text.contains("Whetstone") || text.contains("MWIPS")
+    text.contains("Whetstone")
+        || text.contains("MWIPS")
+        || (text.contains(LOOPS) && text.contains("Iterations:") && text.contains("Duration:"))
 }
 
 /// `30 sec.`, `2.5 sec`, `1500 msec`, `1500 ms` as seconds.
