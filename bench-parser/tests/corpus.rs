@@ -8,39 +8,20 @@ use bench_parser::model::unit;
 use bench_parser::tools::{
     coremark, dhrystone, iperf3, linpack, lmbench, openssl, stream, whetstone,
 };
-use bench_parser::Better::{Higher, Lower};
-use common::{corpus, expect, expect_close, expect_run, get};
+use bench_parser::Better::Higher;
+use common::{corpus, expect_close, expect_run, figures, get};
 
 #[test]
 fn coremark_mcu_full_report() {
     let p = coremark::parse(&corpus("coremark-mcu-gcc5.2-o3-stack.log")).unwrap();
     // SOURCES.md: canonical full report, 190.985485.
-    expect(
+    figures(
         &p,
-        "coremark/coremark",
-        "iterations_per_sec",
-        190.985485,
-        unit::ITERATIONS_S,
-        Higher,
-        5,
-    );
-    expect(
-        &p,
-        "coremark/coremark",
-        "total_ticks",
-        1309.0,
-        unit::TICKS,
-        Lower,
-        3,
-    );
-    expect(
-        &p,
-        "coremark/coremark",
-        "total_time",
-        13.09,
-        unit::S,
-        Lower,
-        4,
+        &[
+            "coremark/coremark | iterations_per_sec | 190.985485 | iterations/s | higher | 5",
+            "coremark/coremark | total_ticks | 1309.0 | ticks | lower | 3",
+            "coremark/coremark | total_time | 13.09 | s | lower | 4",
+        ],
     );
     assert_eq!(p.metrics.len(), 3);
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
@@ -50,32 +31,13 @@ fn coremark_mcu_full_report() {
 fn dhrystone_leon3_grmon2() {
     let p = dhrystone::parse(&corpus("dhrystone-leon3-sparc-grmon2-50mhz.log")).unwrap();
     // SOURCES.md: `Dhrystones MIPS : 51.9`, trailing spaces.
-    expect(
+    figures(
         &p,
-        "dhrystone/dhrystone",
-        "dmips",
-        51.9,
-        unit::DMIPS,
-        Higher,
-        14,
-    );
-    expect(
-        &p,
-        "dhrystone/dhrystone",
-        "dhrystone_per_second",
-        91123.5,
-        unit::DHRYSTONE_S,
-        Higher,
-        12,
-    );
-    expect(
-        &p,
-        "dhrystone/dhrystone",
-        "us_per_run",
-        11.0,
-        unit::US,
-        Lower,
-        11,
+        &[
+            "dhrystone/dhrystone | dmips | 51.9 | DMIPS | higher | 14",
+            "dhrystone/dhrystone | dhrystone_per_second | 91123.5 | DhrystoneP | higher | 12",
+            "dhrystone/dhrystone | us_per_run | 11.0 | us | lower | 11",
+        ],
     );
     assert_eq!(p.metrics.len(), 3);
     // The board runs at 50 MHz (the file name): 51.9 / 50 DMIPS/MHz.
@@ -87,23 +49,12 @@ fn dhrystone_leon3_grmon2() {
 fn whetstone_xuantie_bare() {
     let p = whetstone::parse(&corpus("whetstone-xuantie-e907-fpga-bare.log")).unwrap();
     // SOURCES.md: 32.8 MIPS, integer-second duration.
-    expect(
+    figures(
         &p,
-        "whetstone/whetstone",
-        "whetstone",
-        32.8,
-        unit::MIPS,
-        Higher,
-        4,
-    );
-    expect(
-        &p,
-        "whetstone/whetstone",
-        "duration",
-        30.0,
-        unit::S,
-        Lower,
-        3,
+        &[
+            "whetstone/whetstone | whetstone | 32.8 | MIPS | higher | 4",
+            "whetstone/whetstone | duration | 30.0 | s | lower | 3",
+        ],
     );
     assert!(p.warnings.is_empty());
 }
@@ -112,33 +63,17 @@ fn whetstone_xuantie_bare() {
 fn linpack_rtems_rolled_double() {
     let p = linpack::parse(&corpus("linpack-rtems-rpi4-aarch64-rolled-double.log")).unwrap();
     // SOURCES.md: `Rolled Double  Precision      341.73 Mflops ` (trailing space).
-    expect(
+    figures(
         &p,
-        "linpack/rolled-double",
-        "linpack",
-        341.73,
-        unit::MFLOPS,
-        Higher,
-        55,
+        &["linpack/rolled-double | linpack | 341.73 | Mflops | higher | 55"],
     );
     // The `Average` line of each leading dimension.
-    expect(
+    figures(
         &p,
-        "linpack/rolled-double",
-        "linpack-ld201",
-        341.73,
-        unit::MFLOPS,
-        Higher,
-        40,
-    );
-    expect(
-        &p,
-        "linpack/rolled-double",
-        "linpack-ld200",
-        342.63,
-        unit::MFLOPS,
-        Higher,
-        53,
+        &[
+            "linpack/rolled-double | linpack-ld201 | 341.73 | Mflops | higher | 40",
+            "linpack/rolled-double | linpack-ld200 | 342.63 | Mflops | higher | 53",
+        ],
     );
     assert_eq!(p.metrics.len(), 3);
     assert!(p.warnings.is_empty());
@@ -239,114 +174,28 @@ fn lmbench_individual_commands() {
     ))
     .unwrap();
     // SOURCES.md: `1073.741824 5434.25 MB/sec` (bw_tcp without label).
-    expect(
+    figures(
         &p,
-        "lmbench/bw_tcp",
-        "bw_tcp",
-        5434.25,
-        unit::MB_S,
-        Higher,
-        3,
-    );
-    expect(
-        &p,
-        "lmbench/bw_pipe",
-        "bw_pipe",
-        3704.20,
-        unit::MB_S,
-        Higher,
-        5,
-    );
-    expect(
-        &p,
-        "lmbench/lat_syscall-null",
-        "lat_syscall-null",
-        0.1328,
-        unit::US,
-        Lower,
-        7,
-    );
-    expect(
-        &p,
-        "lmbench/lat_syscall-read",
-        "lat_syscall-read",
-        0.2191,
-        unit::US,
-        Lower,
-        9,
-    );
-    expect(
-        &p,
-        "lmbench/lat_syscall-write",
-        "lat_syscall-write",
-        0.2009,
-        unit::US,
-        Lower,
-        11,
-    );
-    expect(
-        &p,
-        "lmbench/lat_syscall-stat",
-        "lat_syscall-stat",
-        1.0037,
-        unit::US,
-        Lower,
-        13,
-    );
-    expect(
-        &p,
-        "lmbench/lat_syscall-fstat",
-        "lat_syscall-fstat",
-        0.3176,
-        unit::US,
-        Lower,
-        15,
-    );
-    expect(
-        &p,
-        "lmbench/lat_syscall-open",
-        "lat_syscall-open",
-        2.1441,
-        unit::US,
-        Lower,
-        17,
+        &[
+            "lmbench/bw_tcp | bw_tcp | 5434.25 | MB/s | higher | 3",
+            "lmbench/bw_pipe | bw_pipe | 3704.20 | MB/s | higher | 5",
+            "lmbench/lat_syscall-null | lat_syscall-null | 0.1328 | us | lower | 7",
+            "lmbench/lat_syscall-read | lat_syscall-read | 0.2191 | us | lower | 9",
+            "lmbench/lat_syscall-write | lat_syscall-write | 0.2009 | us | lower | 11",
+            "lmbench/lat_syscall-stat | lat_syscall-stat | 1.0037 | us | lower | 13",
+            "lmbench/lat_syscall-fstat | lat_syscall-fstat | 0.3176 | us | lower | 15",
+            "lmbench/lat_syscall-open | lat_syscall-open | 2.1441 | us | lower | 17",
+        ],
     );
     // `"size=1k ovr=0.67` then `<processes> <us>`.
-    expect(
+    figures(
         &p,
-        "lmbench/lat_ctx-2-1k",
-        "lat_ctx-2-1k",
-        3.37,
-        unit::US,
-        Lower,
-        21,
-    );
-    expect(
-        &p,
-        "lmbench/lat_ctx-4-1k",
-        "lat_ctx-4-1k",
-        3.80,
-        unit::US,
-        Lower,
-        22,
-    );
-    expect(
-        &p,
-        "lmbench/lat_ctx-8-1k",
-        "lat_ctx-8-1k",
-        3.89,
-        unit::US,
-        Lower,
-        23,
-    );
-    expect(
-        &p,
-        "lmbench/lat_ctx-16-1k",
-        "lat_ctx-16-1k",
-        4.25,
-        unit::US,
-        Lower,
-        24,
+        &[
+            "lmbench/lat_ctx-2-1k | lat_ctx-2-1k | 3.37 | us | lower | 21",
+            "lmbench/lat_ctx-4-1k | lat_ctx-4-1k | 3.80 | us | lower | 22",
+            "lmbench/lat_ctx-8-1k | lat_ctx-8-1k | 3.89 | us | lower | 23",
+            "lmbench/lat_ctx-16-1k | lat_ctx-16-1k | 4.25 | us | lower | 24",
+        ],
     );
     assert_eq!(p.metrics.len(), 12);
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
@@ -360,68 +209,17 @@ fn openssl3_speed_elapsed_evp() {
     .unwrap();
     // SOURCES.md: 3.x header, 6 block sizes incl. 16384, `k` suffixes.
     assert_eq!(p.metrics.len(), 3 * 6);
-    expect(
+    figures(
         &p,
-        "openssl/sha256",
-        "sha256-16",
-        9222.94,
-        unit::KB_S,
-        Higher,
-        27,
-    );
-    expect(
-        &p,
-        "openssl/sha256",
-        "sha256-16384",
-        538334.55,
-        unit::KB_S,
-        Higher,
-        27,
-    );
-    expect(
-        &p,
-        "openssl/aes-128-cbc",
-        "aes-128-cbc-16",
-        98293.01,
-        unit::KB_S,
-        Higher,
-        28,
-    );
-    expect(
-        &p,
-        "openssl/aes-128-cbc",
-        "aes-128-cbc-1024",
-        856342.87,
-        unit::KB_S,
-        Higher,
-        28,
-    );
-    expect(
-        &p,
-        "openssl/aes-128-cbc",
-        "aes-128-cbc-16384",
-        970855.77,
-        unit::KB_S,
-        Higher,
-        28,
-    );
-    expect(
-        &p,
-        "openssl/aes-128-gcm",
-        "aes-128-gcm-64",
-        166592.96,
-        unit::KB_S,
-        Higher,
-        29,
-    );
-    expect(
-        &p,
-        "openssl/aes-128-gcm",
-        "aes-128-gcm-16384",
-        620948.14,
-        unit::KB_S,
-        Higher,
-        29,
+        &[
+            "openssl/sha256 | sha256-16 | 9222.94 | kB/s | higher | 27",
+            "openssl/sha256 | sha256-16384 | 538334.55 | kB/s | higher | 27",
+            "openssl/aes-128-cbc | aes-128-cbc-16 | 98293.01 | kB/s | higher | 28",
+            "openssl/aes-128-cbc | aes-128-cbc-1024 | 856342.87 | kB/s | higher | 28",
+            "openssl/aes-128-cbc | aes-128-cbc-16384 | 970855.77 | kB/s | higher | 28",
+            "openssl/aes-128-gcm | aes-128-gcm-64 | 166592.96 | kB/s | higher | 29",
+            "openssl/aes-128-gcm | aes-128-gcm-16384 | 620948.14 | kB/s | higher | 29",
+        ],
     );
     // The table agrees with its `Doing` line: 1729302 sha256's of 16 bytes in 3.00s.
     assert!((get(&p, "sha256-16", 1).value - 1729302.0 * 16.0 / 3.0 / 1000.0).abs() < 0.01);
@@ -432,32 +230,13 @@ fn openssl3_speed_elapsed_evp() {
 fn iperf3_gbe_client() {
     let p = iperf3::parse(&corpus("iperf3-gbe-client-complete-sender-receiver.log")).unwrap();
     // SOURCES.md: complete: sender 938 / receiver 937 Mbits/sec.
-    expect(
+    figures(
         &p,
-        "iperf3/tcp-tx",
-        "sender",
-        938.0,
-        unit::MBITS_S,
-        Higher,
-        17,
-    );
-    expect(
-        &p,
-        "iperf3/tcp-tx",
-        "receiver",
-        937.0,
-        unit::MBITS_S,
-        Higher,
-        18,
-    );
-    expect(
-        &p,
-        "iperf3/tcp-tx",
-        "retransmits",
-        0.0,
-        unit::COUNT,
-        Lower,
-        17,
+        &[
+            "iperf3/tcp-tx | sender | 938.0 | Mbits/sec | higher | 17",
+            "iperf3/tcp-tx | receiver | 937.0 | Mbits/sec | higher | 18",
+            "iperf3/tcp-tx | retransmits | 0.0 | count | lower | 17",
+        ],
     );
     assert_eq!(p.metrics.len(), 3);
     assert!(p.warnings.is_empty());
@@ -468,53 +247,23 @@ fn forlinx_coremark_and_dhrystone() {
     let text = corpus("forlinx-ok527-t527-a55-coremark-and-dhrystone.log");
     // SOURCES.md: 6715.916723 and 6090134.0 Dhrystones/s.
     let c = coremark::parse(&text).unwrap();
-    expect(
+    figures(
         &c,
-        "coremark/coremark",
-        "iterations_per_sec",
-        6715.916723,
-        unit::ITERATIONS_S,
-        Higher,
-        8,
-    );
-    expect(
-        &c,
-        "coremark/coremark",
-        "total_ticks",
-        16379.0,
-        unit::TICKS,
-        Lower,
-        6,
-    );
-    expect(
-        &c,
-        "coremark/coremark",
-        "total_time",
-        16.379,
-        unit::S,
-        Lower,
-        7,
+        &[
+            "coremark/coremark | iterations_per_sec | 6715.916723 | iterations/s | higher | 8",
+            "coremark/coremark | total_ticks | 16379.0 | ticks | lower | 6",
+            "coremark/coremark | total_time | 16.379 | s | lower | 7",
+        ],
     );
     assert_eq!(c.metrics.len(), 3);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     let d = dhrystone::parse(&text).unwrap();
-    expect(
+    figures(
         &d,
-        "dhrystone/dhrystone",
-        "dhrystone_per_second",
-        6090134.0,
-        unit::DHRYSTONE_S,
-        Higher,
-        84,
-    );
-    expect(
-        &d,
-        "dhrystone/dhrystone",
-        "us_per_run",
-        0.2,
-        unit::US,
-        Lower,
-        83,
+        &[
+            "dhrystone/dhrystone | dhrystone_per_second | 6090134.0 | DhrystoneP | higher | 84",
+            "dhrystone/dhrystone | us_per_run | 0.2 | us | lower | 83",
+        ],
     );
     // No MIPS line in this port: DMIPS = Dhrystones per second / 1757.
     expect_close(&d, "dmips", 6090134.0 / 1757.0, unit::DMIPS);

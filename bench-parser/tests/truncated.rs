@@ -170,9 +170,11 @@ fn coremark_pro_stops_inside_a_workload() {
     expect_warning_at(&p, 14);
 }
 
+type Parser = fn(&str) -> Result<bench_parser::Parsed, Error>;
+
 #[test]
 fn nothing_read_is_no_metrics_naming_the_line() {
-    let cases: [(fn(&str) -> Result<_, Error>, String, &str, u64); 4] = [
+    let cases: [(Parser, String, &str, u64); 4] = [
         (
             stress_ng::parse,
             head(&fixture("stress-ng-metrics-brief-metrc.txt"), 4),

@@ -66,17 +66,21 @@ pub fn get<'a>(p: &'a Parsed, metric: &str, run: u32) -> &'a Metric {
         })
 }
 
-/// Asserts a printed figure exactly: benchmark, value, unit, direction and line.
-pub fn expect(
-    p: &Parsed,
-    benchmark: &str,
-    metric: &str,
-    value: f64,
-    unit: &str,
-    better: Better,
-    line: u64,
-) {
-    expect_run(p, benchmark, metric, 1, value, unit, better, line);
+/// Asserts printed figures of run 1 exactly. Each row reads
+/// `benchmark | metric | value | unit | higher|lower | line`.
+pub fn figures(p: &Parsed, rows: &[&str]) {
+    for row in rows {
+        let f: Vec<&str> = row.split(" | ").collect();
+        assert_eq!(f.len(), 6, "malformed row {row}");
+        let better = match f[4] {
+            "higher" => Better::Higher,
+            "lower" => Better::Lower,
+            other => panic!("direction {other} in {row}"),
+        };
+        let value: f64 = f[2].parse().unwrap();
+        let line: u64 = f[5].parse().unwrap();
+        expect_run(p, f[0], f[1], 1, value, f[3], better, line);
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
