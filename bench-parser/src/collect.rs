@@ -7,6 +7,7 @@ use crate::text;
 /// Metrics and warnings of one parse of one tool's output.
 pub(crate) struct Collect {
     tool: &'static str,
+    run: u32,
     parsed: Parsed,
 }
 
@@ -20,6 +21,7 @@ impl Collect {
         if recognised {
             Ok(Collect {
                 tool,
+                run: 1,
                 parsed: Parsed::default(),
             })
         } else {
@@ -30,7 +32,12 @@ impl Collect {
         }
     }
 
-    /// Adds one figure (run 1).
+    /// Sets the run number of the figures pushed from now on (1 at the start).
+    pub(crate) fn set_run(&mut self, run: u32) {
+        self.run = run.max(1);
+    }
+
+    /// Adds one figure of the current run.
     pub(crate) fn push(
         &mut self,
         benchmark: &str,
@@ -40,28 +47,13 @@ impl Collect {
         better: Better,
         line: u64,
     ) {
-        self.push_run(benchmark, metric, value, unit, better, 1, line);
-    }
-
-    /// Adds one figure of run `run`.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn push_run(
-        &mut self,
-        benchmark: &str,
-        metric: &str,
-        value: f64,
-        unit: &str,
-        better: Better,
-        run: u32,
-        line: u64,
-    ) {
         self.parsed.metrics.push(Metric {
             benchmark: benchmark.to_string(),
             metric: metric.to_string(),
             value,
             unit: unit.to_string(),
             better,
-            run,
+            run: self.run,
             line,
         });
     }

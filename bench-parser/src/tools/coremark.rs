@@ -5,7 +5,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{after, first_number, lines, number_k};
+use crate::text::{self, after, first_number, lines, number_k};
 
 pub const NAME: &str = "coremark";
 const BENCHMARK: &str = "coremark/coremark";
@@ -25,73 +25,47 @@ pub fn recognise(text: &str) -> bool {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let mut run = 0u32;
     // The report being read: its header line and whether it gave its score.
     let mut open: Option<u64> = None;
     let mut scored = false;
-    let mut last = 0;
     for (no, line) in lines(text) {
         let value = |key: &str| after(line, key).and_then(|r| r.strip_prefix(':'));
-        if line.contains(SIZE) {
+        let score = |v: f64| (ITERATIONS_PER_SEC, v, unit::ITERATIONS_S, Better::Higher);
+        let figure = if line.contains(SIZE) {
             if let (Some(start), false) = (open, scored) {
                 out.truncated(no.saturating_sub(1).max(start), IPS);
             }
             run += 1;
+            out.set_run(run);
             open = Some(no);
             scored = false;
+            None
         } else if let Some(v) = value(TICKS).and_then(|r| r.split_whitespace().next()) {
-            if let Some((v, k)) = number_k(v) {
+            number_k(v).map(|(v, k)| {
                 let ticks = if k { v * 1000.0 } else { v };
-                out.push_run(
-                    BENCHMARK,
-                    TOTAL_TICKS,
-                    ticks,
-                    unit::TICKS,
-                    Better::Lower,
-                    run.max(1),
-                    no,
-                );
-            }
+                (TOTAL_TICKS, ticks, unit::TICKS, Better::Lower)
+            })
         } else if let Some(v) = value(TIME).and_then(first_number) {
-            out.push_run(
-                BENCHMARK,
-                TOTAL_TIME,
-                v,
-                unit::S,
-                Better::Lower,
-                run.max(1),
-                no,
-            );
+            Some((TOTAL_TIME, v, unit::S, Better::Lower))
         } else if let Some(v) = value(IPS).and_then(first_number) {
-            out.push_run(
-                BENCHMARK,
-                ITERATIONS_PER_SEC,
-                v,
-                unit::ITERATIONS_S,
-                Better::Higher,
-                run.max(1),
-                no,
-            );
             scored = true;
+            Some(score(v))
         } else if let Some(v) = after(line, SUMMARY).and_then(first_number) {
-            if !scored {
-                out.push_run(
-                    BENCHMARK,
-                    ITERATIONS_PER_SEC,
-                    v,
-                    unit::ITERATIONS_S,
-                    Better::Higher,
-                    run.max(1),
-                    no,
-                );
-            }
+            // An abbreviated report is this line alone.
+            let figure = (!scored).then(|| score(v));
             open = None;
             scored = false;
-        } else if line.contains("Errors detected") {
-            out.warn(&format!("the run reports errors (line {no})"));
-        }
-        if !line.trim().is_empty() {
-            last = no;
+            figure
+        } else {
+            if line.contains("Errors detected") {
+                out.warn(&format!("the run reports errors (line {no})"));
+            }
+            None
+        };
+        if let Some((metric, v, u, better)) = figure {
+            out.push(BENCHMARK, metric, v, u, better, no);
         }
     }
     if let (Some(_), false) = (open, scored) {

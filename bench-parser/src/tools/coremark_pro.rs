@@ -5,7 +5,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{lines, number, numbers};
+use crate::text::{self, lines, number, numbers};
 
 pub const NAME: &str = "coremark-pro";
 pub const MARK: &str = "CoreMark-PRO";
@@ -28,16 +28,13 @@ enum Table {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let mut table = Table::None;
     let mut open: Option<String> = None;
     let mut saw_workloads = false;
     let mut saw_marks = false;
-    let mut last = 0;
     for (no, line) in lines(text) {
         let t = line.trim();
-        if !t.is_empty() {
-            last = no;
-        }
         if t.contains(WORKLOADS) {
             table = Table::Workloads;
             saw_workloads = true;

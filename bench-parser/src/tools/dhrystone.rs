@@ -39,26 +39,18 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 out.truncated(last, PER_SECOND_KEY);
             }
             run += 1;
+            out.set_run(run);
             open = true;
             printed_mips = false;
         } else if let Some(v) = value("Microseconds for one run through Dhrystone") {
-            out.push_run(
-                BENCHMARK,
-                US_PER_RUN,
-                v,
-                unit::US,
-                Better::Lower,
-                run.max(1),
-                no,
-            );
+            out.push(BENCHMARK, US_PER_RUN, v, unit::US, Better::Lower, no);
         } else if let Some(v) = value(PER_SECOND_KEY) {
-            out.push_run(
+            out.push(
                 BENCHMARK,
                 PER_SECOND,
                 v,
                 unit::DHRYSTONE_S,
                 Better::Higher,
-                run.max(1),
                 no,
             );
             open = false;
@@ -66,27 +58,18 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             let rest = text[..].lines().skip(no as usize).take(4);
             let follows = rest.into_iter().any(|l| l.contains("MIPS"));
             if !follows {
-                out.push_run(
+                out.push(
                     BENCHMARK,
                     DMIPS,
                     v / VAX_DHRYSTONES,
                     unit::DMIPS,
                     Better::Higher,
-                    run.max(1),
                     no,
                 );
             }
         } else if let Some(v) = value("Dhrystones MIPS").or_else(|| value("DMIPS")) {
             if !printed_mips {
-                out.push_run(
-                    BENCHMARK,
-                    DMIPS,
-                    v,
-                    unit::DMIPS,
-                    Better::Higher,
-                    run.max(1),
-                    no,
-                );
+                out.push(BENCHMARK, DMIPS, v, unit::DMIPS, Better::Higher, no);
                 printed_mips = true;
             }
         }

@@ -2,6 +2,7 @@
 //! whole-run interval (`0.0-10.0 sec ... Mbits/sec`, `[SUM]` with `-P`) and,
 //! for UDP, jitter and loss.
 
+use super::iperf3::{intervals_mean, JITTER, LOST};
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
@@ -9,9 +10,6 @@ use crate::text::{lines, number, rate};
 
 pub const NAME: &str = "iperf2";
 pub const BANDWIDTH: &str = "bandwidth";
-pub const JITTER: &str = "jitter";
-pub const LOST: &str = "lost_percent";
-pub const INTERVALS_MEAN: &str = "intervals_mean";
 
 pub fn recognise(text: &str) -> bool {
     (text.contains("Client connecting to") || text.contains("Server listening on"))
@@ -108,20 +106,11 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 out.push(&bench, LOST, l, unit::PERCENT, Better::Lower, r.line);
             }
         }
-        None if !reports.is_empty() => {
-            let mean = reports.iter().map(|r| r.mbits).sum::<f64>() / reports.len() as f64;
-            let line = reports[reports.len() - 1].line;
-            out.push(
-                &bench,
-                INTERVALS_MEAN,
-                mean,
-                unit::MBITS_S,
-                Better::Higher,
-                line,
-            );
-            out.truncated(line, "the whole-run interval");
+        None => {
+            let rates: Vec<f64> = reports.iter().map(|r| r.mbits).collect();
+            let line = reports.last().map_or(1, |r| r.line);
+            intervals_mean(&mut out, &bench, &rates, line, "the whole-run interval");
         }
-        None => {}
     }
     out.finish(text)
 }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{lines, number, rate};
+use crate::text::{self, lines, number, rate};
 
 pub const NAME: &str = "iperf3";
 pub const SENDER: &str = "sender";
@@ -29,6 +29,7 @@ pub fn recognise(text: &str) -> bool {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     if text.trim_start().starts_with('{') {
         json(text, &mut out);
         return out.finish(text);
@@ -44,12 +45,8 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
         .any(|(_, l)| l.starts_with("[SUM]") && (l.ends_with(SENDER) || l.ends_with(RECEIVER)));
     let mut intervals: Vec<f64> = Vec::new();
     let (mut sender, mut receiver) = (false, false);
-    let mut last = 0;
     for (no, line) in lines(text) {
         let t = line.trim();
-        if !t.is_empty() {
-            last = no;
-        }
         if !t.starts_with('[') || t.starts_with("[ ID]") || (has_sum && !t.starts_with("[SUM]")) {
             continue;
         }
@@ -103,17 +100,14 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             }
         }
     }
-    if !sender && !receiver && !intervals.is_empty() {
-        let mean = intervals.iter().sum::<f64>() / intervals.len() as f64;
-        out.push(
+    if !sender && !receiver {
+        intervals_mean(
+            &mut out,
             &bench,
-            INTERVALS_MEAN,
-            mean,
-            unit::MBITS_S,
-            Better::Higher,
+            &intervals,
             last,
+            "the sender/receiver summary",
         );
-        out.truncated(last, "the sender/receiver summary");
     } else if sender != receiver {
         out.truncated(
             last,
@@ -125,6 +119,30 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
         );
     }
     out.finish(text)
+}
+
+/// Output cut before its summary: the mean of the interval rates read, with a
+/// warning naming `line`.
+pub(crate) fn intervals_mean(
+    out: &mut Collect,
+    bench: &str,
+    rates: &[f64],
+    line: u64,
+    missing: &str,
+) {
+    if rates.is_empty() {
+        return;
+    }
+    let mean = rates.iter().sum::<f64>() / rates.len() as f64;
+    out.push(
+        bench,
+        INTERVALS_MEAN,
+        mean,
+        unit::MBITS_S,
+        Better::Higher,
+        line,
+    );
+    out.truncated(line, missing);
 }
 
 /// The 1-based line of the first occurrence of `needle` (1 when absent).

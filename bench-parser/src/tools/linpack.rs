@@ -5,7 +5,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{after, lines, number, numbers, slug};
+use crate::text::{self, after, lines, number, numbers, slug};
 
 pub const NAME: &str = "linpack";
 pub const LINPACK: &str = "linpack";
@@ -21,6 +21,7 @@ pub fn recognise(text: &str) -> bool {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     // Longbottom: the leading dimension of the table being read.
     let mut dimension: Option<u64> = None;
     let mut averages: Vec<(u64, f64, u64)> = Vec::new();
@@ -28,7 +29,6 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut precision = "double".to_string();
     let mut kflops: Option<(f64, u64)> = None;
     let mut in_rows = false;
-    let mut last = 0;
     let mut finals: Vec<(String, f64, u64)> = Vec::new();
     for (no, line) in lines(text) {
         let t = line.trim();
@@ -65,9 +65,6 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             } else if !t.starts_with('-') && !t.is_empty() {
                 in_rows = false;
             }
-        }
-        if !t.is_empty() {
-            last = no;
         }
     }
     let variant = finals.first().map_or(precision, |f| f.0.clone());

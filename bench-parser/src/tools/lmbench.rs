@@ -7,7 +7,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{lines, number, numbers, slug};
+use crate::text::{self, lines, number, numbers, slug};
 
 pub const NAME: &str = "lmbench";
 
@@ -158,15 +158,14 @@ fn command(t: &str) -> Option<Section> {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let mut section = Section::None;
     let mut pairs_in_section = 0usize;
-    let mut last = 0;
     for (no, line) in lines(text) {
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
-        last = no;
         let opens = if let Some(h) = t.strip_prefix('"') {
             Some(if let Some(rest) = h.strip_prefix("size=") {
                 Section::Ctx(rest.split_whitespace().next().unwrap_or("").to_string())

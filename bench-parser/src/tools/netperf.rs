@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{lines, number, numbers, slug};
+use crate::text::{self, lines, number, numbers, slug};
 
 pub const NAME: &str = "netperf";
 pub const THROUGHPUT: &str = "throughput";
@@ -58,6 +58,7 @@ fn throughput(v: f64, units: &str) -> (f64, &'static str) {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let bench = format!("{NAME}/{}", test_name(text));
     if text.contains("THROUGHPUT=") {
         keyed(text, &bench, &mut out);
@@ -66,14 +67,12 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
     // The unit row: index of the rate column and its unit word.
     let mut column: Option<(usize, String)> = None;
     let mut rows = 0;
-    let mut last = 0;
     let udp = bench.contains("udp");
     for (no, line) in lines(text) {
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
-        last = no;
         let words: Vec<&str> = t.split_whitespace().collect();
         if rows == 0 {
             if let Some(i) = words

@@ -6,7 +6,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{after, lines, number, number_k};
+use crate::text::{self, after, lines, number, number_k};
 
 pub const NAME: &str = "openssl";
 
@@ -73,15 +73,12 @@ fn signature_row(t: &str) -> Option<(u64, f64, f64)> {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let mut sizes: Option<Vec<u64>> = None;
     let mut doings: Vec<(String, u64, f64, u64)> = Vec::new();
     let mut rows = 0;
-    let mut last = 0;
     for (no, line) in lines(text) {
         let t = line.trim();
-        if !t.is_empty() {
-            last = no;
-        }
         if let Some(s) = table_sizes(t) {
             sizes = Some(s);
             continue;

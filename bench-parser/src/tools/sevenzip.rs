@@ -4,7 +4,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{lines, numbers};
+use crate::text::{self, lines, numbers};
 
 pub const NAME: &str = "7zip";
 const BENCHMARK: &str = "7zip/b";
@@ -18,14 +18,11 @@ pub fn recognise(text: &str) -> bool {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let mut rows = 0;
     let mut total = false;
-    let mut last = 0;
     for (no, line) in lines(text) {
         let t = line.trim();
-        if !t.is_empty() {
-            last = no;
-        }
         let Some((head, rest)) = t.split_once(':') else {
             continue;
         };

@@ -33,6 +33,7 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 close(&mut out, seen, last);
             }
             run += 1;
+            out.set_run(run);
             seen = 0;
             open = true;
         } else if let Some((name, rest)) = t.split_once(':') {
@@ -40,17 +41,10 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 if let Some(v) = rest.split_whitespace().next().and_then(number) {
                     if !open {
                         run += 1;
+                        out.set_run(run);
                         open = true;
                     }
-                    out.push_run(
-                        BENCHMARK,
-                        KERNELS[i],
-                        v,
-                        unit::MB_S,
-                        Better::Higher,
-                        run,
-                        no,
-                    );
+                    out.push(BENCHMARK, KERNELS[i], v, unit::MB_S, Better::Higher, no);
                     seen = i + 1;
                 }
             }

@@ -5,7 +5,7 @@
 use crate::collect::Collect;
 use crate::error::Error;
 use crate::model::{unit, Better, Parsed};
-use crate::text::{after, first_number, lines, number};
+use crate::text::{self, after, first_number, lines, number};
 
 pub const NAME: &str = "sysbench";
 
@@ -60,16 +60,13 @@ fn test(text: &str) -> &'static str {
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
+    let last = text::last_line(text);
     let bench = format!("{NAME}/{}", test(text));
     let mut in_latency = false;
     let mut started: Option<u64> = None;
     let mut finished = false;
-    let mut last = 0;
     for (no, line) in lines(text) {
         let t = line.trim();
-        if !t.is_empty() {
-            last = no;
-        }
         if t.starts_with("Threads started!") {
             started = Some(no);
         } else if t.starts_with("General statistics:") {

@@ -44,11 +44,11 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 out.truncated(last, "the Whetstones line");
             }
             run += 1;
+            out.set_run(run);
             open = true;
         }
-        let r = run.max(1);
         if let Some(d) = after(t, "Duration:").and_then(duration) {
-            out.push_run(BENCHMARK, DURATION, d, unit::S, Better::Lower, r, no);
+            out.push(BENCHMARK, DURATION, d, unit::S, Better::Lower, no);
         }
         if let Some(rest) = after(t, "Whetstones:") {
             if let Some(v) = rest.split_whitespace().next().and_then(number) {
@@ -57,12 +57,12 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 } else {
                     WHETSTONE
                 };
-                out.push_run(BENCHMARK, name, v, unit::MIPS, Better::Higher, r, no);
+                out.push(BENCHMARK, name, v, unit::MIPS, Better::Higher, no);
                 open = false;
             }
         } else if let Some(rest) = t.strip_prefix("MWIPS") {
             if let Some(&v) = numbers(rest).first() {
-                out.push_run(BENCHMARK, WHETSTONE, v, unit::MWIPS, Better::Higher, r, no);
+                out.push(BENCHMARK, WHETSTONE, v, unit::MWIPS, Better::Higher, no);
                 open = false;
             }
         }
