@@ -70,9 +70,13 @@ pub(crate) fn slug(s: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-/// A rate `<v> <K|M|G>bits/sec` in Mbits/sec.
+/// A rate `<v> <K|M|G>bits/sec` (or iperf's `-f` byte units, `<K|M|G>Bytes/sec`) in Mbits/sec.
 pub(crate) fn mbits(value: f64, unit_word: &str) -> Option<f64> {
-    let scale = match unit_word.strip_suffix("bits/sec")? {
+    let (prefix, bits) = match unit_word.strip_suffix("bits/sec") {
+        Some(p) => (p, 1.0),
+        None => (unit_word.strip_suffix("Bytes/sec")?, 8.0),
+    };
+    let scale = match prefix {
         "" => 1e-6,
         "K" => 1e-3,
         "M" => 1.0,
@@ -80,12 +84,14 @@ pub(crate) fn mbits(value: f64, unit_word: &str) -> Option<f64> {
         "T" => 1e6,
         _ => return None,
     };
-    Some(value * scale)
+    Some(value * scale * bits)
 }
 
-/// The index of the `...bits/sec` word and the rate in Mbits/sec.
+/// The index of the `...bits/sec` (or `...Bytes/sec`) word and the rate in Mbits/sec.
 pub(crate) fn rate(words: &[&str]) -> Option<(usize, f64)> {
-    let i = words.iter().position(|w| w.ends_with("bits/sec"))?;
+    let i = words
+        .iter()
+        .position(|w| w.ends_with("bits/sec") || w.ends_with("Bytes/sec"))?;
     let v = number(words.get(i.checked_sub(1)?)?)?;
     Some((i, mbits(v, words[i])?))
 }

@@ -471,3 +471,26 @@ fn records_serialise_as_the_v1_schema() {
         })
     );
 }
+
+#[test]
+fn whetstone_kips_below_one_mips() {
+    let text = "Loops: 100, Iterations: 1, Duration: 2 sec.\n\
+                C Converted Double Precision Whetstones: 500.0 KIPS\n";
+    let p = whetstone::parse(text).unwrap();
+    figures(
+        &p,
+        &["whetstone/whetstone | whetstone | 0.5 | MIPS | higher | 2"],
+    );
+}
+
+#[test]
+fn iperf3_byte_units() {
+    let text = "[ ID] Interval           Transfer     Bandwidth\n\
+                [  4]   0.00-10.00  sec  1.10 GBytes   113 MBytes/sec                  sender\n\
+                [  4]   0.00-10.00  sec  1.10 GBytes   113 MBytes/sec                  receiver\n";
+    let p = iperf3::parse(text).unwrap();
+    figures(
+        &p,
+        &["iperf3/tcp-tx | sender | 904 | Mbits/sec | higher | 2"],
+    );
+}

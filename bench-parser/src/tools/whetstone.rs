@@ -51,13 +51,21 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             out.push(BENCHMARK, DURATION, d, unit::S, Better::Lower, no);
         }
         if let Some(rest) = after(t, "Whetstones:") {
-            if let Some(v) = rest.split_whitespace().next().and_then(number) {
+            let mut w = rest.split_whitespace();
+            if let (Some(v), u) = (w.next().and_then(number), w.next().unwrap_or("MIPS")) {
+                // `KIPS` / `KWIPS` below 1000: the same unit in thousands.
+                let (v, u) = match u {
+                    "KIPS" => (v / 1000.0, unit::MIPS),
+                    "KWIPS" => (v / 1000.0, unit::MWIPS),
+                    "MWIPS" => (v, unit::MWIPS),
+                    _ => (v, unit::MIPS),
+                };
                 let name = if t.contains("Single") {
                     WHETSTONE_SP
                 } else {
                     WHETSTONE
                 };
-                out.push(BENCHMARK, name, v, unit::MIPS, Better::Higher, no);
+                out.push(BENCHMARK, name, v, u, Better::Higher, no);
                 open = false;
             }
         } else if let Some(rest) = t.strip_prefix("MWIPS") {
