@@ -41,7 +41,8 @@ const LABELS: &[(&str, &str)] = &[
 ];
 
 /// Section headers of the results file whose `<size> <MB/s>` lines are
-/// bandwidths, and the metric prefix they stand for (lmbench's `scripts/lmbench`).
+/// bandwidths, and the metric prefix they stand for (lmbench's `scripts/lmbench`;
+/// some headers start with `"`, the `Memory ...` ones do not).
 const SECTIONS: &[(&str, &str)] = &[
     ("libc bcopy unaligned", "bw_mem-bcopy"),
     ("libc bcopy aligned", "bw_mem-bcopy_aligned"),
@@ -178,6 +179,9 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             } else {
                 Section::None
             })
+        } else if let Some((_, p)) = SECTIONS.iter().find(|(s, _)| *s == t) {
+            // The `Memory ... bandwidth` headers have no leading quote.
+            Some(Section::Sized(p.to_string()))
         } else if t.starts_with("Socket bandwidth using") {
             Some(Section::Sized("bw_tcp".to_string()))
         } else if let Some(s) = command(t) {
