@@ -494,3 +494,16 @@ fn iperf3_byte_units() {
         &["iperf3/tcp-tx | sender | 904 | Mbits/sec | higher | 2"],
     );
 }
+
+#[test]
+fn cyclictest_two_digit_thread_and_wide_max() {
+    let text = "T:10 ( 1520) P:80 I:1000 C:   1000 Min:      6 Act:    9 Avg:   10 Max:12345678\n";
+    let p = cyclictest::parse(text).unwrap();
+    figures(
+        &p,
+        &[
+            "cyclictest/cyclictest | T10-min | 6 | us | lower | 1",
+            "cyclictest/cyclictest | T10-max | 12345678 | us | lower | 1",
+        ],
+    );
+}

@@ -24,10 +24,14 @@ pub fn recognise(text: &str) -> bool {
     lines(text).any(|(_, l)| l.contains("T:") && l.contains("Avg:")) || text.contains(HIST[2].0)
 }
 
-/// The value after `key` among `words`.
+/// The value after `key` among `words`; a value filling its column touches
+/// the key (`Max:12345678`).
 fn field(words: &[&str], key: &str) -> Option<f64> {
-    let i = words.iter().position(|w| *w == key)?;
-    number(words.get(i + 1)?)
+    let i = words.iter().position(|w| w.starts_with(key))?;
+    match &words[i][key.len()..] {
+        "" => number(words.get(i + 1)?),
+        attached => number(attached),
+    }
 }
 
 pub fn parse(text: &str) -> Result<Parsed, Error> {
@@ -47,8 +51,9 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                 }
                 continue;
             };
-            let words: Vec<&str> = part[at..].split_whitespace().collect();
-            let Some(id) = words.get(1).and_then(|w| w.parse::<u64>().ok()) else {
+            // `T: 0` and `T:10` (the id is `%2d`).
+            let words: Vec<&str> = part[at + 2..].split_whitespace().collect();
+            let Some(id) = words.first().and_then(|w| w.parse::<u64>().ok()) else {
                 continue;
             };
             let vals: Vec<Option<f64>> = STATS.iter().map(|k| field(&words, k)).collect();
