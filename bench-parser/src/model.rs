@@ -92,6 +92,7 @@ pub mod unit {
     pub const MFLOPS: &str = "Mflops";
     pub const KFLOPS: &str = "Kflops";
     pub const ITERATIONS_S: &str = "iterations/s";
+    pub const COREMARK_MHZ: &str = "CoreMark/MHz";
     pub const WORKLOADS_S: &str = "workloads/s";
     pub const SCORE: &str = "score";
     pub const RATIO: &str = "x";

@@ -5,8 +5,8 @@ mod common;
 
 use bench_parser::model::unit;
 use bench_parser::tools::{
-    coremark, coremark_pro, cyclictest, fio, iperf2, iperf3, linpack, lmbench, mbw, netperf,
-    openssl, sevenzip, stress_ng, sysbench, whetstone,
+    coremark, coremark_pro, cyclictest, dhrystone, fio, iperf2, iperf3, linpack, lmbench, mbw,
+    netperf, openssl, sevenzip, stress_ng, sysbench, whetstone,
 };
 use common::{expect_close, figures, fixture, get};
 
@@ -506,4 +506,40 @@ fn cyclictest_two_digit_thread_and_wide_max() {
             "cyclictest/cyclictest | T10-max | 12345678 | us | lower | 1",
         ],
     );
+}
+
+#[test]
+fn coremark_per_mhz_line() {
+    // As the wm_iot_sdk CoreMark port prints it after the report.
+    let text = "Iterations/Sec   : 639.658209\n\
+                CoreMark 1.0 : 639.658209 / GCC6.3.0  / STACK\n\
+                Score (Coremarks/MHz):   2.67\n";
+    let p = coremark::parse(text).unwrap();
+    figures(
+        &p,
+        &[
+            "coremark/coremark | iterations_per_sec | 639.658209 | iterations/s | higher | 1",
+            "coremark/coremark | coremark_per_mhz | 2.67 | CoreMark/MHz | higher | 3",
+        ],
+    );
+    assert_eq!(p.metrics.len(), 2);
+}
+
+#[test]
+fn dhrystone_printed_dmips_per_mhz() {
+    let text = "Execution starts, 2000000 runs through Dhrystone\n\
+                Dhrystones per Second:                      3125000.0\n\
+                DMIPS: 1778.6\n\
+                DMIPS/MHz: 1.78\n";
+    let p = dhrystone::parse(text).unwrap();
+    figures(
+        &p,
+        &[
+            "dhrystone/dhrystone | dmips | 1778.6 | DMIPS | higher | 3",
+            "dhrystone/dhrystone | dhrystone_per_mhz | 1.78 | DMIPS/MHz | higher | 4",
+        ],
+    );
+    assert_eq!(p.metrics.len(), 3);
+    // The printed figure stands; the clock adds nothing.
+    assert_eq!(dhrystone::with_clock(p, 1000.0).metrics.len(), 3);
 }

@@ -12,6 +12,7 @@ const BENCHMARK: &str = "coremark/coremark";
 pub const ITERATIONS_PER_SEC: &str = "iterations_per_sec";
 pub const TOTAL_TICKS: &str = "total_ticks";
 pub const TOTAL_TIME: &str = "total_time";
+pub const PER_MHZ: &str = "coremark_per_mhz";
 
 const SIZE: &str = "CoreMark Size";
 const TICKS: &str = "Total ticks";
@@ -58,6 +59,17 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             open = None;
             scored = false;
             figure
+        } else if let Some(v) = ["CoreMark/MHz", "Coremarks/MHz", "CoreMarks/MHz"]
+            .iter()
+            .find_map(|k| after(line, k))
+            .and_then(|r| {
+                r.trim_start_matches([')', ':', ' '])
+                    .split_whitespace()
+                    .next()
+            })
+            .and_then(first_number)
+        {
+            Some((PER_MHZ, v, unit::COREMARK_MHZ, Better::Higher))
         } else {
             if line.contains("Errors detected") {
                 out.warn(&format!("the run reports errors (line {no})"));

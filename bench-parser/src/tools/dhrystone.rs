@@ -22,6 +22,18 @@ pub fn recognise(text: &str) -> bool {
     text.contains(PER_SECOND_KEY) || text.contains("Dhrystone Benchmark") || text.contains(START)
 }
 
+/// The `<key>: <number>` value of `line`.
+fn value(line: &str, key: &str) -> Option<f64> {
+    after(line, key)
+        .and_then(|r| r.strip_prefix(':'))
+        .and_then(first_number)
+}
+
+/// A printed DMIPS figure (`Dhrystones MIPS: 51.9`, `DMIPS: 51.9`; not `DMIPS/MHz:`).
+fn printed_dmips(line: &str) -> Option<f64> {
+    value(line, "Dhrystones MIPS").or_else(|| value(line, "DMIPS"))
+}
+
 pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut out = Collect::start(NAME, recognise(text), text)?;
     let mut run = 0u32;
@@ -29,11 +41,7 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
     let mut printed_mips = false;
     let mut last = 0;
     for (no, line) in lines(text) {
-        let value = |key: &str| {
-            after(line, key)
-                .and_then(|r| r.strip_prefix(':'))
-                .and_then(first_number)
-        };
+        let value = |key: &str| value(line, key);
         if line.contains("Execution starts") {
             if open {
                 out.truncated(last, PER_SECOND_KEY);
@@ -56,7 +64,7 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
             open = false;
             // Older ports print no MIPS line: derive it.
             let rest = text[..].lines().skip(no as usize).take(4);
-            let follows = rest.into_iter().any(|l| l.contains("MIPS"));
+            let follows = rest.into_iter().any(|l| printed_dmips(l).is_some());
             if !follows {
                 out.push(
                     BENCHMARK,
@@ -67,11 +75,13 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
                     no,
                 );
             }
-        } else if let Some(v) = value("Dhrystones MIPS").or_else(|| value("DMIPS")) {
+        } else if let Some(v) = printed_dmips(line) {
             if !printed_mips {
                 out.push(BENCHMARK, DMIPS, v, unit::DMIPS, Better::Higher, no);
                 printed_mips = true;
             }
+        } else if let Some(v) = value("DMIPS/MHz") {
+            out.push(BENCHMARK, PER_MHZ, v, unit::DMIPS_MHZ, Better::Higher, no);
         }
         if !line.trim().is_empty() {
             last = no;
@@ -83,9 +93,11 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
     out.finish(text)
 }
 
-/// Adds `dhrystone_per_mhz` (DMIPS/MHz) for every DMIPS figure, given the CPU clock.
+/// Adds `dhrystone_per_mhz` (DMIPS/MHz) for every DMIPS figure, given the CPU
+/// clock, unless the output printed it.
 pub fn with_clock(mut parsed: Parsed, cpu_mhz: f64) -> Parsed {
-    if !(cpu_mhz.is_finite() && cpu_mhz > 0.0) {
+    let printed = parsed.metrics.iter().any(|m| m.metric == PER_MHZ);
+    if printed || !(cpu_mhz.is_finite() && cpu_mhz > 0.0) {
         return parsed;
     }
     let per_mhz: Vec<Metric> = parsed
