@@ -404,8 +404,7 @@ impl Reader {
                 Some(d) => {
                     let ran = c.segments.iter().filter(|g| g.sid == s.sid).count() as u64;
                     let skipped = c.skips.iter().filter(|k| k.sid == s.sid).count() as u64;
-                    if d.ran.is_some_and(|r| r != ran) || d.skipped.is_some_and(|k| k != skipped)
-                    {
+                    if d.ran.is_some_and(|r| r != ran) || d.skipped.is_some_and(|k| k != skipped) {
                         c.warnings.push(format!(
                             "session {}: DONE (line {}) counts {} run and {} skipped, the capture holds {ran} and {skipped}",
                             s.sid,

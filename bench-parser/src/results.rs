@@ -196,8 +196,12 @@ fn segment_entry(index: usize, seg: &Segment) -> Entry {
                     m
                 })
                 .collect();
-            e.warnings
-                .extend(parsed.warnings.into_iter().map(|w| format!("{}: {w}", seg.id)));
+            e.warnings.extend(
+                parsed
+                    .warnings
+                    .into_iter()
+                    .map(|w| format!("{}: {w}", seg.id)),
+            );
         }
         Err(err) => {
             e.outcome = Outcome::Unparsed;

@@ -127,7 +127,13 @@ mod tests {
         assert_eq!(kernel_stamp("[   12.345678] usb"), Some(0));
         assert_eq!(kernel_stamp("abc[1.000000] x"), Some(3));
         assert_eq!(kernel_stamp("[1.00000] x [2.000000] y"), Some(12));
-        for none in ["[1.0000000] x", "[1.000000]x", "[.000000] x", "[ 1.000000", "["] {
+        for none in [
+            "[1.0000000] x",
+            "[1.000000]x",
+            "[.000000] x",
+            "[ 1.000000",
+            "[",
+        ] {
             assert_eq!(kernel_stamp(none), None, "{none}");
         }
     }
@@ -143,7 +149,10 @@ mod tests {
         ]));
         assert_eq!(
             got,
-            vec![(2, "Dhrystones per Second: 100".to_string()), (5, "last".to_string())]
+            vec![
+                (2, "Dhrystones per Second: 100".to_string()),
+                (5, "last".to_string())
+            ]
         );
     }
 }

@@ -44,7 +44,10 @@ fn decimal(s: &[u8]) -> Option<usize> {
     if s.get(int) != Some(&b'.') {
         return Some(int);
     }
-    let frac = s[int + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let frac = s[int + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
     Some(int + 1 + frac)
 }
 
@@ -85,7 +88,10 @@ mod tests {
             s.strip("[12.500000 0.000100] hello"),
             (Some(12.5), Cow::Borrowed("hello"))
         );
-        assert_eq!(s.strip("[3.000000 0.000000]"), (Some(3.0), Cow::Borrowed("")));
+        assert_eq!(
+            s.strip("[3.000000 0.000000]"),
+            (Some(3.0), Cow::Borrowed(""))
+        );
         assert_eq!(s.strip("[ 0.1  0.1] x"), (Some(0.1), Cow::Borrowed("x")));
         // A kernel stamp (one number) is console text, not a host stamp.
         for plain in ["[   12.345678] usb 1-1", "plain", "[1.0 2.0]x", "[", ""] {
