@@ -11,6 +11,7 @@ mod md5;
 mod stamp;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 pub use integrity::Integrity;
 pub use marker::{SENTINEL, VERSION};
@@ -395,27 +396,38 @@ impl Reader {
     fn finish(mut self) -> Capture {
         self.cut(Cut::CaptureEnds);
         let mut c = self.capture;
+        // Segments and skips per session, to compare with DONE.
+        let mut seen: HashMap<&str, (u64, u64)> = HashMap::new();
+        for g in &c.segments {
+            seen.entry(g.sid.as_str()).or_default().0 += 1;
+        }
+        for k in &c.skips {
+            seen.entry(k.sid.as_str()).or_default().1 += 1;
+        }
+        let mut warnings = Vec::new();
         for s in &c.sessions {
+            let (ran, skipped) = seen.get(s.sid.as_str()).copied().unwrap_or_default();
             match &s.done {
-                None => c.warnings.push(format!(
+                None => warnings.push(format!(
                     "session {} (line {}): no DONE, interrupted",
                     s.sid, s.line
                 )),
-                Some(d) => {
-                    let ran = c.segments.iter().filter(|g| g.sid == s.sid).count() as u64;
-                    let skipped = c.skips.iter().filter(|k| k.sid == s.sid).count() as u64;
-                    if d.ran.is_some_and(|r| r != ran) || d.skipped.is_some_and(|k| k != skipped) {
-                        c.warnings.push(format!(
-                            "session {}: DONE (line {}) counts {} run and {} skipped, the capture holds {ran} and {skipped}",
-                            s.sid,
-                            d.line,
-                            d.ran.unwrap_or(0),
-                            d.skipped.unwrap_or(0)
-                        ));
-                    }
+                Some(d)
+                    if d.ran.is_some_and(|r| r != ran)
+                        || d.skipped.is_some_and(|k| k != skipped) =>
+                {
+                    warnings.push(format!(
+                        "session {}: DONE (line {}) counts {} run and {} skipped, the capture holds {ran} and {skipped}",
+                        s.sid,
+                        d.line,
+                        d.ran.unwrap_or(0),
+                        d.skipped.unwrap_or(0)
+                    ));
                 }
+                Some(_) => {}
             }
         }
+        c.warnings.extend(warnings);
         c
     }
 }

@@ -122,7 +122,7 @@ pub fn results(capture: &Capture) -> Vec<Entry> {
         let mut used = 1;
         for m in &mut e.metrics {
             used = used.max(m.run);
-            m.run = base.saturating_add(m.run - 1);
+            m.run = base.saturating_add(m.run.max(1) - 1);
         }
         next[at].1 = base.saturating_add(used);
     }

@@ -9,9 +9,7 @@ use bench_parser::{results, Entry, Outcome};
 use std::borrow::Cow;
 
 fn capture_text() -> String {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/captures/runner-two-sessions.txt");
-    std::fs::read_to_string(path).unwrap()
+    common::capture("runner-two-sessions.txt")
 }
 
 fn read(text: &str) -> Capture {
@@ -438,5 +436,46 @@ fn every_suite_of_the_runner_catalog_has_a_parser() {
         let tool = bench_parser::results::tool_of_suite(suite);
         assert!(tool.is_some(), "{suite}");
     }
-    assert_eq!(common::corpus_dir().file_name().unwrap(), "I_bench");
+}
+
+#[test]
+fn overlapping_sessions_and_done_counts() {
+    // Two boots' runs in one capture, the first reset in the middle of a segment: the second
+    // session's SESSION cuts it. DONE's counts disagree with what the capture holds.
+    let text = "\
+@@PERFGUIDE-BENCH SESSION v=1 sid=1-10 host=a kernel=k machine=aarch64 runner=1.0.0 repeat=1 args=stream
+@@PERFGUIDE-BENCH BEGIN v=1 sid=1-10 seq=1 id=stream/stream t=5 cmd=stream
+Function    Best Rate MB/s
+[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd083]
+@@PERFGUIDE-BENCH SESSION v=1 sid=2-20 host=a kernel=k machine=aarch64 runner=1.0.0 repeat=1 args=dhrystone
+@@PERFGUIDE-BENCH BEGIN v=1 sid=2-20 seq=1 id=dhrystone/dhry t=9 cmd=dhry
+Dhrystones per Second:                      100.0
+@@PERFGUIDE-BENCH END v=1 sid=2-20 seq=1 id=dhrystone/dhry status=0 dur_ms=1 clock=uptime lines=1 bytes=50 eol=1 md5=-
+@@PERFGUIDE-BENCH DONE v=1 sid=2-20 ran=3 failed=0 skipped=0 dur_ms=3
+";
+    let c = read(text);
+    assert_eq!(c.sessions.len(), 2);
+    assert_eq!(c.segments[0].cut, Some(Cut::Marker { line: 5 }));
+    assert_eq!(c.segments[0].output, "Function    Best Rate MB/s\n");
+    assert_eq!(c.segments[1].integrity, Integrity::Exact);
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("session 1-10 (line 1): no DONE")),
+        "{:?}",
+        c.warnings
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("counts 3 run and 0 skipped, the capture holds 1 and 0")),
+        "{:?}",
+        c.warnings
+    );
+    let entries = results(&c);
+    assert_eq!(entries[0].outcome, Outcome::Incomplete);
+    assert_eq!(
+        (entries[1].outcome, entries[1].metrics[0].line),
+        (Outcome::Parsed, 7)
+    );
 }

@@ -2,6 +2,8 @@
 //! arbitrary bytes, strings of the framing's own vocabulary, and the runner capture mangled.
 //! Every metric's line lies inside the capture.
 
+mod common;
+
 use bench_parser::framing::{self, SecsDelta};
 use bench_parser::results;
 use proptest::prelude::*;
@@ -66,9 +68,7 @@ fn vocabulary() -> impl Strategy<Value = String> {
 }
 
 fn runner_capture() -> String {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/captures/runner-two-sessions.txt");
-    std::fs::read_to_string(path).unwrap()
+    common::capture("runner-two-sessions.txt")
 }
 
 proptest! {

@@ -15,6 +15,11 @@ pub fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
+/// The directory of framed console captures of the runner.
+pub fn captures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/captures")
+}
+
 fn read(path: PathBuf) -> String {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     String::from_utf8_lossy(&bytes).into_owned()
@@ -26,6 +31,10 @@ pub fn corpus(name: &str) -> String {
 
 pub fn fixture(name: &str) -> String {
     read(fixtures_dir().join(name))
+}
+
+pub fn capture(name: &str) -> String {
+    read(captures_dir().join(name))
 }
 
 /// Every corpus sample and fixture: (file name, text).
