@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz smoke: runs every fuzz target of bootlog-parser and sbl-instrument for a fixed time
-# (FUZZ_SECONDS, default 60, per target) from its committed seeds (<crate>/fuzz/seeds/<target>),
+# Fuzz smoke: runs every fuzz target of bootlog-parser, bench-parser and sbl-instrument for a
+# fixed time (FUZZ_SECONDS, default 60, per target) from its committed seeds (<crate>/fuzz/seeds/<target>),
 # one target after the other on one core. Exits non-zero if any target crashes; the crashing
 # input and the log are kept under target/fuzz-smoke/<crate>-<target>/.
 #
@@ -26,7 +26,7 @@ rm -rf "$out"
 mkdir -p "$out"
 
 failed=()
-for crate in bootlog-parser sbl-instrument; do
+for crate in bootlog-parser bench-parser sbl-instrument; do
     dir=$root/$crate/fuzz
     say "$crate: building the fuzz targets"
     (cd "$dir" && cargo fuzz build) >"$out/$crate-build.log" 2>&1 || {

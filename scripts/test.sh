@@ -23,7 +23,7 @@ cargo run --quiet -p perfguide --bin perfguide -- image build --board qemu-arm64
 step "cargo test"
 cargo test --workspace --no-fail-fast
 
-step "fuzz smoke (every fuzz target of both crates, 60 s each from the committed seeds)"
+step "fuzz smoke (every fuzz target of the three parsing crates, 60 s each from the committed seeds)"
 bash scripts/fuzz-smoke.sh
 
 step "Yocto layer, kas files, bench runner, Buildroot tree"
