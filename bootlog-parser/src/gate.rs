@@ -14,9 +14,7 @@
 //!
 //! A test checks that a line outside a grammar's declaration never matches it.
 
-pub mod declaration;
-
-pub use declaration::{Gate, LineTest};
+pub use crate::declaration::{Gate, LineTest};
 
 use crate::{linux, needles, optee, rpi, sbl, sysfw, systemd, tfa, uboot};
 

@@ -28,6 +28,7 @@ pub mod board;
 pub mod capture;
 pub mod console;
 mod cpu;
+pub mod declaration;
 mod fixed;
 pub mod gate;
 pub mod hoststamp;

@@ -1,7 +1,7 @@
 //! Linux grammar: printk timestamps, the boot banner, `Run /init`, initcall_debug lines, panics.
 
 use crate::ascii::{eq_mask, word_at};
-use crate::gate::declaration::Gate;
+use crate::declaration::Gate;
 
 /// A printk line: its timestamp (seconds) and message.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,6 +1,6 @@
 //! OP-TEE OS grammar (`I/TC:` lines, also those other cores print during later stages).
 
-use crate::gate::declaration::{lead, Gate};
+use crate::declaration::{lead, Gate};
 
 /// An OP-TEE line.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! Raspberry Pi grammar: the EEPROM bootloader and the VideoCore firmware (start4.elf).
 
-use crate::gate::declaration::Gate;
+use crate::declaration::Gate;
 
 /// A Raspberry Pi firmware line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]

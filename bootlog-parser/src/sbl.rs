@@ -2,7 +2,7 @@
 //! `[BOOTLOADER PROFILE]` / `[KPI]` lines, the SBL revision and hand-off lines.
 
 use crate::ascii;
-use crate::gate::declaration::{lead, Gate};
+use crate::declaration::{lead, Gate};
 use nom::{
     bytes::complete::{tag, take_till1},
     character::complete::{digit1, space0},

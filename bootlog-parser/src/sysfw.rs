@@ -1,6 +1,6 @@
 //! SYSFW / TIFS grammar: firmware version and ABI lines, board-configuration messages.
 
-use crate::gate::declaration::Gate;
+use crate::declaration::Gate;
 use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use std::sync::OnceLock;

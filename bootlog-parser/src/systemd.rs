@@ -1,7 +1,7 @@
 //! systemd grammar: `Startup finished in ...`, `... reached after ...`, `[  OK  ]` / `[FAILED]`
 //! status lines, and `systemd-analyze blame` / `critical-chain` output.
 
-use crate::gate::declaration::{lead, Gate};
+use crate::declaration::{lead, Gate};
 use crate::{ascii, needles};
 use memchr::memmem::Finder;
 use nom::{

@@ -1,6 +1,6 @@
 //! Trusted Firmware-A (and OpenSBI, its RISC-V counterpart) grammar.
 
-use crate::gate::declaration::Gate;
+use crate::declaration::Gate;
 
 /// A TF-A line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]

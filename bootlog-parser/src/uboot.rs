@@ -1,7 +1,7 @@
 //! U-Boot grammar: TPL / SPL / proper banners, boot-device and autoboot lines, the hand-off to
 //! the kernel, and the bootstage report (`Timer summary in microseconds`, `Accumulated time:`).
 
-use crate::gate::declaration::{lead, Gate};
+use crate::declaration::{lead, Gate};
 use crate::{ascii, needles};
 
 /// Which U-Boot phase printed a banner.

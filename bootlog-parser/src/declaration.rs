@@ -1,5 +1,5 @@
-//! The declaration a grammar makes to [`crate::gate`]: a module of its own, which the grammar
-//! files import, so that the gate can import their declarations without an import circle.
+//! The declaration a grammar makes to [`crate::gate`]: a leaf module the grammar files import,
+//! so that the gate can import their declarations without an import circle.
 
 /// A test of a line's text.
 pub type LineTest = fn(&str) -> bool;
