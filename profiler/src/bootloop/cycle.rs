@@ -6,6 +6,7 @@ use super::error::BootLoopError;
 use super::options::LoopOptions;
 use super::run::{CycleRecord, Failure, FailureReason, HostTiming, RunDir};
 use super::watch::Watch;
+use crate::lab::process::sleep_until;
 use crate::lab::{ConsoleEvent, Target};
 use bootlog_parser::model::Boot;
 use bootlog_parser::BoardProfile;
@@ -19,21 +20,6 @@ pub enum CycleEnd {
     Recorded(Box<CycleRecord>),
     /// Stopped by request; no record (the cycle will be redone on resume).
     Interrupted,
-}
-
-/// Sleeps `d` unless `stop` is raised; returns false when stopped.
-fn sleep_unless(d: Duration, stop: &AtomicBool) -> bool {
-    let end = Instant::now() + d;
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        let now = Instant::now();
-        if now >= end {
-            return true;
-        }
-        std::thread::sleep((end - now).min(Duration::from_millis(20)));
-    }
 }
 
 /// Runs one cycle and, unless interrupted, appends its record.
@@ -68,7 +54,7 @@ pub fn run_cycle(
     host.power_off_s = t_off.elapsed().as_secs_f64();
     let settle = target.power.settle();
     host.settle_s = settle.as_secs_f64();
-    if !sleep_unless(settle, stop) {
+    if !sleep_until(Instant::now() + settle, stop, Duration::from_millis(20)) {
         return Ok(CycleEnd::Interrupted);
     }
     // Whatever is still queued came before power-on: not part of this boot.

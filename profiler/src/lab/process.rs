@@ -1,8 +1,26 @@
 //! Process plumbing of the lab: children in their own process group, argv quoted for
-//! messages, the tail of a child's output, a child's stdout shared with its waiter.
+//! messages, the tail of a child's output, a child's stdout shared with its waiter, waits a
+//! stop request cuts short.
 
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Sleeps until `end` unless `stop` is raised, looking at `stop` every `tick` at most; returns
+/// false when stopped.
+pub fn sleep_until(end: Instant, stop: &AtomicBool, tick: Duration) -> bool {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return true;
+        }
+        std::thread::sleep((end - now).min(tick));
+    }
+}
 
 /// Puts a child in its own process group, so that a Ctrl-C on the terminal reaches perfguide
 /// only and perfguide shuts the child down in order; and asks the kernel to kill the child if

@@ -17,6 +17,7 @@
 //! Every power command is appended to `D/power.log` (`on` / `off`).
 
 use bootlog_parser::capture::parse_line;
+use perfguide::lab::process::sleep_until;
 use serialport::{SerialPort, TTYPort};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -101,19 +102,6 @@ fn steps(o: &Opts) -> Result<Vec<Step>, String> {
     Ok(out)
 }
 
-fn sleep_until(end: Instant, stop: &AtomicBool) -> bool {
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        let now = Instant::now();
-        if now >= end {
-            return true;
-        }
-        std::thread::sleep((end - now).min(Duration::from_millis(2)));
-    }
-}
-
 struct Board {
     master: TTYPort,
     opts: Opts,
@@ -149,7 +137,7 @@ impl Board {
             while i < steps.len() {
                 let s = &steps[i];
                 due += s.delay;
-                if !sleep_until(due, &st) {
+                if !sleep_until(due, &st, Duration::from_millis(2)) {
                     return;
                 }
                 if w.write_all(&s.bytes).is_err() {
