@@ -45,6 +45,9 @@ pub struct BoardProfile {
     /// Image build settings (read by the profiler).
     #[serde(default)]
     pub image: Option<toml::Value>,
+    /// Console login settings (read by the profiler).
+    #[serde(default)]
+    pub login: Option<toml::Value>,
 }
 
 /// A board-specific line pattern that opens a stage.

@@ -9,6 +9,7 @@
 //! - [`image`]: reference images built from distribution packages;
 //! - [`digest`], [`flock`], [`mapped`]: file hashes, file locks, memory-mapped reading.
 
+pub mod bench;
 pub mod bootloop;
 pub mod cmd;
 pub mod digest;

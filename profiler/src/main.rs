@@ -34,6 +34,9 @@ enum Command {
     BootLoop(cmd::bootloop::BootLoopArgs),
     /// Write the Performance Guide of a run directory.
     Report(cmd::report::ReportArgs),
+    /// Boot the board, log in on its console and run its benchmarks with `perfguide-bench`:
+    /// a table of every metric as `mean (min, max)` over the runs, and bench.jsonl.
+    Bench(cmd::bench::BenchRunArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Command::Image(a) => cmd::image::run(a),
         Command::BootLoop(a) => cmd::bootloop::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     match result {
         Ok(code) => code,

@@ -4,7 +4,8 @@
 //! - `[console]` ([`ConsoleConfig`]): where the console bytes come from;
 //! - `[power]` ([`PowerConfig`]): how the board is switched off and on;
 //! - `[qemu]` ([`QemuConfig`]): the emulator of a `driver = "qemu"` board;
-//! - `[image]` ([`ImageSection`]): how `perfguide image build` makes the board's image.
+//! - `[image]` ([`ImageSection`]): how `perfguide image build` makes the board's image;
+//! - `[login]` ([`LoginConfig`]): how `perfguide bench` logs in on the console.
 //!
 //! A section is read from the profile's TOML text, so an unknown key, a missing one or a
 //! value of the wrong type is an error naming the profile, the line and the key.
@@ -273,6 +274,60 @@ pub struct QemuConfig {
     pub args: Vec<String>,
 }
 
+/// The `[login]` table: how to get a shell on the console once the board is ready. Every key
+/// has a default, so a board whose console logs `root` in without a password needs none.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoginConfig {
+    /// User name typed at the login prompt.
+    #[serde(default = "d_user")]
+    pub user: String,
+    /// Password typed at the password prompt, when one is asked.
+    #[serde(default)]
+    pub password: Option<String>,
+    /// The login prompt (regex over the console's unfinished line).
+    #[serde(default = "d_login_prompt")]
+    pub login_prompt: String,
+    /// The password prompt (regex).
+    #[serde(default = "d_password_prompt")]
+    pub password_prompt: String,
+    /// The shell prompt (regex over the console's unfinished line).
+    #[serde(default = "d_shell_prompt")]
+    pub prompt: String,
+    /// Seconds from the first keystroke to the shell prompt.
+    #[serde(default = "d_login_timeout_s")]
+    pub timeout_s: f64,
+}
+
+impl Default for LoginConfig {
+    fn default() -> Self {
+        LoginConfig {
+            user: d_user(),
+            password: None,
+            login_prompt: d_login_prompt(),
+            password_prompt: d_password_prompt(),
+            prompt: d_shell_prompt(),
+            timeout_s: d_login_timeout_s(),
+        }
+    }
+}
+
+fn d_user() -> String {
+    "root".into()
+}
+fn d_login_prompt() -> String {
+    bootlog_parser::console::DEFAULT_READY.into()
+}
+fn d_password_prompt() -> String {
+    r"(?i)password:\s*$".into()
+}
+fn d_shell_prompt() -> String {
+    r"[#$>]\s*$".into()
+}
+fn d_login_timeout_s() -> f64 {
+    30.0
+}
+
 /// The `[image]` table.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -344,6 +399,9 @@ pub struct LabSections {
     /// `[image]`.
     #[serde(default)]
     pub image: Option<ImageSection>,
+    /// `[login]`.
+    #[serde(default)]
+    pub login: Option<LoginConfig>,
 }
 
 /// A board profile: the parser's part, the lab sections, and where it came from.
@@ -454,6 +512,11 @@ impl Board {
             .qemu
             .as_ref()
             .ok_or_else(|| self.invalid("[power] driver = \"qemu\" needs a [qemu] table"))
+    }
+
+    /// `[login]`, or its defaults (`root`, no password) when the profile has none.
+    pub fn login(&self) -> LoginConfig {
+        self.lab.login.clone().unwrap_or_default()
     }
 
     /// `[image]`, present.

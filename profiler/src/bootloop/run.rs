@@ -5,6 +5,9 @@
 //! <out>/cycle-NNNN.log    raw capture of cycle N (grabserial -t format), written as it arrives
 //! <out>/boots.jsonl       one perfguide/boot/v1 object per finished cycle (ok or failed)
 //! <out>/.lock             held (flock) while a loop runs in the directory
+//! <out>/bench.log         raw capture of a `perfguide bench` session (same format)
+//! <out>/bench.jsonl       one perfguide/bench/v1 object per metric read from bench.log
+//! <out>/bench.json        the bench session: runner version, plan, how each benchmark ended
 //! ```
 //!
 //! A cycle is completed only when its record is in `boots.jsonl`. `--resume` keeps every
@@ -19,6 +22,15 @@ use std::path::{Path, PathBuf};
 
 /// Schema id of `run.json`.
 pub const RUN_SCHEMA: &str = "perfguide/run/v1";
+
+/// The raw capture of a bench session.
+pub const BENCH_LOG: &str = "bench.log";
+/// The metrics of a bench session.
+pub const BENCH_JSONL: &str = "bench.jsonl";
+/// The manifest of a bench session.
+pub const BENCH_MANIFEST: &str = "bench.json";
+/// Schema id of `bench.json`.
+pub const BENCH_SCHEMA: &str = "perfguide/bench-run/v1";
 
 /// Errors of the run directory.
 #[derive(Debug, thiserror::Error)]

@@ -60,16 +60,31 @@ Examples:
   perfguide boot-loop --out runs/qemu --resume
   perfguide boot-loop --board-file my-am62.toml --cycles 50 --timeout 60 --out runs/am62";
 
-/// Arguments of `perfguide boot-loop`.
+/// The board and its image files, as `boot-loop` and `bench` take them.
 #[derive(clap::Args, Debug)]
-#[command(after_long_help = AFTER_HELP)]
-pub struct BootLoopArgs {
+pub struct BoardArgs {
     /// Built-in board profile (see `perfguide boards`). With --resume, defaults to the run's.
     #[arg(long, short = 'b')]
     pub board: Option<String>,
     /// A board profile file (TOML, same keys as images/boards/*.toml); wins over --board.
     #[arg(long, value_name = "PATH")]
     pub board_file: Option<PathBuf>,
+    /// Image cache of `perfguide image build` (QEMU boards). Default: $PERFGUIDE_CACHE, else
+    /// $XDG_CACHE_HOME/perfguide, else ~/.cache/perfguide.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// An image file as ROLE=PATH: recorded with its sha256 in run.json; for QEMU boards it
+    /// also fills the `{ROLE}` placeholder of [qemu] args (e.g. u_boot=..., disk=...).
+    #[arg(long = "image", value_name = "ROLE=PATH")]
+    pub images: Vec<String>,
+}
+
+/// Arguments of `perfguide boot-loop`.
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct BootLoopArgs {
+    #[command(flatten)]
+    pub target: BoardArgs,
     /// Power cycles to run [default: 5] (with --resume: the run's total, default the run's).
     #[arg(long, short = 'n')]
     pub cycles: Option<u32>,
@@ -83,14 +98,6 @@ pub struct BootLoopArgs {
     /// [default: 120] (with --resume: the run's).
     #[arg(long, value_name = "S")]
     pub timeout: Option<f64>,
-    /// Image cache of `perfguide image build` (QEMU boards). Default: $PERFGUIDE_CACHE, else
-    /// $XDG_CACHE_HOME/perfguide, else ~/.cache/perfguide.
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
-    /// An image file as ROLE=PATH: recorded with its sha256 in run.json; for QEMU boards it
-    /// also fills the `{ROLE}` placeholder of [qemu] args (e.g. u_boot=..., disk=...).
-    #[arg(long = "image", value_name = "ROLE=PATH")]
-    pub images: Vec<String>,
     /// Print console lines on stderr as they arrive (instead of the progress bar).
     #[arg(long)]
     pub show_console: bool,
@@ -99,15 +106,15 @@ pub struct BootLoopArgs {
 const DEFAULT_CYCLES: u32 = 5;
 const DEFAULT_TIMEOUT_S: f64 = 120.0;
 
-fn cache_dir(a: &BootLoopArgs) -> PathBuf {
+fn cache_dir(a: &BoardArgs) -> PathBuf {
     a.cache.clone().unwrap_or_else(crate::image::cache_dir)
 }
 
 /// Image files of a board: `--image` values over, for a QEMU board, the image that
 /// `perfguide image build` left in the cache (u-boot.bin, disk.img, image.json).
-fn image_files(
+pub(crate) fn image_files(
     board: &str,
-    a: &BootLoopArgs,
+    a: &BoardArgs,
     qemu: bool,
 ) -> anyhow::Result<BTreeMap<String, PathBuf>> {
     let mut given = BTreeMap::new();
@@ -144,7 +151,7 @@ fn image_files(
     Ok(files)
 }
 
-fn hash_images(files: &BTreeMap<String, PathBuf>) -> anyhow::Result<Vec<ImageFile>> {
+pub(crate) fn hash_images(files: &BTreeMap<String, PathBuf>) -> anyhow::Result<Vec<ImageFile>> {
     files
         .iter()
         .map(|(role, path)| {
@@ -162,7 +169,10 @@ fn hash_images(files: &BTreeMap<String, PathBuf>) -> anyhow::Result<Vec<ImageFil
 
 /// The board: `--board-file`, else the run's own profile on `--resume` (unless `--board`
 /// names another board), else the built-in `--board` (default `qemu-arm64`).
-fn load_board(a: &BootLoopArgs, run_manifest: Option<&RunManifest>) -> anyhow::Result<Board> {
+pub(crate) fn load_board(
+    a: &BoardArgs,
+    run_manifest: Option<&RunManifest>,
+) -> anyhow::Result<Board> {
     if let Some(p) = &a.board_file {
         let text = std::fs::read_to_string(p)
             .with_context(|| format!("cannot read board file {}", p.display()))?;
@@ -183,7 +193,7 @@ fn load_board(a: &BootLoopArgs, run_manifest: Option<&RunManifest>) -> anyhow::R
     Ok(Board::builtin(&name)?)
 }
 
-fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     chrono::Local::now()
         .format("%Y-%m-%dT%H:%M:%S%.6f%:z")
         .to_string()
@@ -217,9 +227,9 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let board = load_board(&a, existing.as_ref())?;
+    let board = load_board(&a.target, existing.as_ref())?;
     let profile = &board.profile;
-    let files = image_files(&profile.name, &a, board.is_qemu())?;
+    let files = image_files(&profile.name, &a.target, board.is_qemu())?;
     let cycles = a
         .cycles
         .or(existing.as_ref().map(|m| m.cycles))
@@ -415,6 +425,6 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn shell_path(p: &Path) -> String {
+pub(crate) fn shell_path(p: &Path) -> String {
     quote_argv(&[p.display().to_string()])
 }

@@ -1,0 +1,257 @@
+//! Benchmarks on the booted board: a shell on its console ([`shell`]), the target runner
+//! `perfguide-bench` asked for its catalog ([`catalog`]) and run once per selected benchmark
+//! with its own timeout, everything captured to `bench.log`, then the capture read back with
+//! `bench-parser` into one `perfguide/bench/v1` record per metric (`bench.jsonl`).
+//!
+//! A benchmark missing on the target is *not available*, one that exits non-zero *failed*
+//! (its output kept in the capture), one still running at its timeout is stopped with Ctrl-C
+//! and *timed out*; none of these stops the others. Only a console that closes or a shell that
+//! does not come back ends the session early.
+
+pub mod catalog;
+pub mod shell;
+pub mod table;
+
+use bench_parser::framing::{self, SecsDelta};
+use bench_parser::results::{self, Outcome};
+use bench_parser::Metric;
+use serde::Serialize;
+use shell::{Shell, ShellError};
+use std::time::Duration;
+
+/// The runner on the target.
+pub const RUNNER: &str = "perfguide-bench";
+/// The framing version of `docs/bench-framing.md` this host reads.
+pub const FRAMING_VERSION: &str = "v1";
+
+/// Errors of a benchmark session.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The shell failed.
+    #[error(transparent)]
+    Shell(#[from] ShellError),
+    /// The runner is missing or of another framing version.
+    #[error("{RUNNER} on the target: {0}")]
+    Runner(String),
+    /// A name on the command line is not in the catalog.
+    #[error(transparent)]
+    Unknown(#[from] catalog::UnknownName),
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Suites and benchmark ids (all when empty).
+    pub names: Vec<String>,
+    /// Runs of each benchmark (`perfguide-bench run --repeat`).
+    pub repeat: u32,
+    /// Peer of the network benchmarks.
+    pub server: Option<String>,
+    /// Per benchmark, all its runs together.
+    pub timeout: Duration,
+}
+
+/// How one benchmark's invocation ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum State {
+    /// Every run exited 0.
+    Ok,
+    /// A run exited non-zero.
+    Failed,
+    /// Stopped at the timeout.
+    TimedOut,
+    /// Not installed on the target, or needing a server none was given for.
+    NotAvailable,
+}
+
+/// One selected benchmark and how its invocation went.
+#[derive(Debug, Clone, Serialize)]
+pub struct Item {
+    /// The runner's id.
+    pub id: String,
+    /// How it ended.
+    pub state: State,
+    /// The runner's exit status (`None` when not run or timed out).
+    pub status: Option<i32>,
+    /// Host seconds the invocation took (0 when not run).
+    pub duration_s: f64,
+    /// Why it was not available (`missing`, `needs-server`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Quotes a word for the target's shell (single quotes).
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// Checks the runner is there and frames as this host reads; returns its version line.
+pub fn check_runner(shell: &mut Shell<'_>) -> Result<String, BenchError> {
+    let f = shell.run(&format!("{RUNNER} version"), Duration::from_secs(30))?;
+    let line = f
+        .output
+        .iter()
+        .find(|l| l.starts_with(RUNNER))
+        .cloned()
+        .ok_or_else(|| {
+            BenchError::Runner(format!(
+                "`{RUNNER} version` printed no version (exit status {:?}): is it installed? \
+                 The perfguide image and the Yocto layer put it in /usr/bin",
+                f.status
+            ))
+        })?;
+    if !line.contains(&format!("(framing {FRAMING_VERSION})")) {
+        return Err(BenchError::Runner(format!(
+            "{line:?}: this perfguide reads framing {FRAMING_VERSION}"
+        )));
+    }
+    Ok(line)
+}
+
+/// Runs `plan` through the runner, one invocation per benchmark, calling `progress` after
+/// each with its position (1-based) and the count.
+pub fn run_plan(
+    shell: &mut Shell<'_>,
+    plan: &Plan,
+    progress: &mut dyn FnMut(usize, usize, &Item),
+) -> Result<Vec<Item>, BenchError> {
+    let server = plan
+        .server
+        .as_deref()
+        .map(|s| format!("PERFGUIDE_BENCH_SERVER={} ", sh_quote(s)))
+        .unwrap_or_default();
+    let list = shell.run(
+        &format!("{server}{RUNNER} list --all"),
+        Duration::from_secs(60),
+    )?;
+    let cat = catalog::parse_list(&list.output);
+    if cat.is_empty() {
+        return Err(BenchError::Runner(format!(
+            "`{RUNNER} list --all` listed no benchmark (exit status {:?})",
+            list.status
+        )));
+    }
+    let chosen = catalog::select(&cat, &plan.names)?;
+    let mut items = Vec::with_capacity(chosen.len());
+    for (i, e) in chosen.iter().enumerate() {
+        let item = if !e.runnable() {
+            Item {
+                id: e.id.clone(),
+                state: State::NotAvailable,
+                status: None,
+                duration_s: 0.0,
+                reason: Some(e.state.clone()),
+            }
+        } else {
+            let cmd = format!(
+                "{server}{RUNNER} run --repeat {} {}",
+                plan.repeat,
+                sh_quote(&e.id)
+            );
+            let f = shell.run(&cmd, plan.timeout)?;
+            Item {
+                id: e.id.clone(),
+                state: match f.status {
+                    None => State::TimedOut,
+                    Some(0) => State::Ok,
+                    Some(_) => State::Failed,
+                },
+                status: f.status,
+                duration_s: f.ended_s - f.sent_s,
+                reason: None,
+            }
+        };
+        progress(i + 1, chosen.len(), &item);
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// The metrics of a capture, and a warning for every run that gave none.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// Every figure, in capture order.
+    pub metrics: Vec<Metric>,
+    /// Runs that failed, were cut or did not parse, and the parsers' warnings, each naming
+    /// the capture line.
+    pub warnings: Vec<String>,
+}
+
+/// Reads a capture (perfguide's capture format, grabserial, or raw console text) back into
+/// metrics.
+pub fn read_capture(text: &str) -> Results {
+    let capture = framing::read(text, &SecsDelta);
+    let mut out = Results {
+        warnings: capture.warnings.clone(),
+        ..Results::default()
+    };
+    for e in results::results(&capture) {
+        match e.outcome {
+            Outcome::Parsed => {}
+            Outcome::NotAvailable => continue,
+            other => out.warnings.push(format!(
+                "line {}: {} run {}: {}",
+                e.line,
+                e.id,
+                e.run,
+                match other {
+                    Outcome::Failed { status } => format!("exited with status {status}"),
+                    Outcome::Incomplete => "no END marker (stopped, crashed or reset)".into(),
+                    _ => "output not parsed".into(),
+                }
+            )),
+        }
+        out.warnings.extend(
+            e.warnings
+                .iter()
+                .map(|w| format!("line {}: {}: {w}", e.line, e.id)),
+        );
+        out.metrics.extend(e.metrics);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_for_the_target_shell() {
+        assert_eq!(sh_quote("openssl/speed"), "'openssl/speed'");
+        assert_eq!(sh_quote("a'b"), r"'a'\''b'");
+    }
+
+    #[test]
+    fn reads_the_runner_capture_back() {
+        let text = include_str!("../../../bench-parser/tests/captures/runner-two-sessions.txt");
+        let r = read_capture(text);
+        let get = |b: &str, m: &str| {
+            r.metrics
+                .iter()
+                .find(|x| x.benchmark == b && x.metric == m)
+                .map(|x| (x.value, x.line))
+        };
+        assert_eq!(
+            get("dhrystone/dhry", "dhrystone_per_second"),
+            Some((5000000.0, 11))
+        );
+        assert_eq!(
+            get("lmbench/lat_syscall-null", "lat_syscall-null"),
+            Some((0.2107, 21))
+        );
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.starts_with("line 13: whetstone/whetstone run 1: exited with status 3")),
+            "{:?}",
+            r.warnings
+        );
+        // Skips are not failures.
+        assert!(
+            !r.warnings.iter().any(|w| w.contains("iperf3/tcp-tx")),
+            "{:?}",
+            r.warnings
+        );
+    }
+}

@@ -1,0 +1,360 @@
+//! `perfguide bench`: boot the board, log in on its console, run the target's benchmarks with
+//! `perfguide-bench`, and read their figures from the capture.
+
+use super::bootloop::{hash_images, image_files, load_board, now_rfc3339, shell_path, BoardArgs};
+use crate::bench::shell::Shell;
+use crate::bench::{self, Item, Plan, State};
+use crate::bootloop::capture::CaptureWriter;
+use crate::bootloop::run::{
+    HostInfo, Resume, RunDir, RunManifest, ToolInfo, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST,
+    BENCH_SCHEMA, RUN_SCHEMA,
+};
+use crate::bootloop::{run_cycle, CycleEnd, LoopOptions};
+use crate::lab::Target;
+use anyhow::{bail, Context};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const AFTER_HELP: &str = "\
+What it does:
+  power on and boot as one boot-loop cycle (recorded in boots.jsonl, cycle-NNNN.log), or use
+  the board as it is with --no-power -> log in on the console as the profile's [login] says
+  (default: user root, no password, a prompt ending in # or $) -> check perfguide-bench is
+  there -> `perfguide-bench list --all` -> for each selected benchmark `perfguide-bench run
+  --repeat N ID`, stopped with Ctrl-C at --bench-timeout -> power off -> read the capture.
+
+What it writes in --out (a new directory, or the run directory of an earlier boot-loop, so
+that one directory holds the whole guide):
+  bench.log     the console session, `[<seconds> <delta>] <text>` like the cycle logs
+  bench.jsonl   one perfguide/bench/v1 object per metric (see `perfguide bench parse`)
+  bench.json    runner version, plan, and how each benchmark ended: ok, failed (exited
+                non-zero, output kept in bench.log), timed-out, not-available (not installed
+                on the target, or a network benchmark without --server)
+
+A benchmark that fails, times out or is missing does not stop the others.
+
+[login] in a board profile (every key optional):
+  user = \"root\", password = \"...\", prompt = '[#$]\\s*$', login_prompt = '(?i)\\blogin:\\s*$',
+  password_prompt = '(?i)password:\\s*$', timeout_s = 30
+
+Exit status: 0 every benchmark ran and exited 0 (or was not available), 1 some failed or timed
+out, or the boot failed, 2 error.
+
+Examples:
+  perfguide bench --board qemu-arm64 --runs 3
+  perfguide bench --board qemu-arm64 --suite openssl --suite stress-ng --out runs/q1
+  perfguide bench --board-file my-am62.toml --no-power --bench lmbench/bw_mem-rd-1mb";
+
+/// Arguments of `perfguide bench`.
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct BenchRunArgs {
+    #[command(flatten)]
+    pub target: BoardArgs,
+    /// A suite of the runner to run (repeatable); with neither --suite nor --bench, every
+    /// benchmark of the runner's catalog.
+    #[arg(long, value_name = "SUITE")]
+    pub suite: Vec<String>,
+    /// A benchmark id to run, `<suite>/<name>` as `perfguide-bench list` prints it
+    /// (repeatable).
+    #[arg(long = "bench", value_name = "ID")]
+    pub bench: Vec<String>,
+    /// Runs of each benchmark.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub runs: u32,
+    /// Directory to write into: a boot-loop run directory gains bench.*; another is created.
+    /// Default: runs/<board>-bench-<date>-<time>.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Do not power the board: it is already booted and its console is at a login or shell
+    /// prompt.
+    #[arg(long)]
+    pub no_power: bool,
+    /// Peer host of the network benchmarks (iperf3, iperf2, netperf), passed to the runner.
+    #[arg(long, value_name = "HOST")]
+    pub server: Option<String>,
+    /// Seconds one benchmark (all its runs) may take before it is stopped.
+    #[arg(long, value_name = "S", default_value_t = 600.0)]
+    pub bench_timeout: f64,
+    /// Seconds from power-on to the ready pattern.
+    #[arg(long, value_name = "S", default_value_t = 120.0)]
+    pub boot_timeout: f64,
+    /// Print console lines on stderr as they arrive.
+    #[arg(long)]
+    pub show_console: bool,
+}
+
+/// `bench.json`.
+#[derive(Serialize)]
+struct BenchManifest<'a> {
+    schema: &'static str,
+    board: &'a str,
+    started: String,
+    finished: String,
+    args: Vec<String>,
+    runner: Option<String>,
+    runs: u32,
+    server: Option<&'a str>,
+    boot_cycle: Option<u32>,
+    benchmarks: &'a [Item],
+    error: Option<String>,
+    metrics: usize,
+    warnings: &'a [String],
+}
+
+fn positive(name: &str, v: f64) -> anyhow::Result<Duration> {
+    if !(v.is_finite() && v > 0.0) {
+        bail!("{name} must be a positive number of seconds, not {v}");
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// The run directory: an earlier boot-loop's (its board and profile win) or a new one.
+fn open_run(
+    a: &BenchRunArgs,
+    args: &[String],
+) -> anyhow::Result<(crate::profile::Board, RunDir, Target)> {
+    let existing: Option<RunManifest> = match &a.out {
+        Some(out) if out.join("run.json").exists() => {
+            let p = out.join("run.json");
+            let text = std::fs::read_to_string(&p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            Some(
+                serde_json::from_str(&text)
+                    .with_context(|| format!("{} is not a perfguide run.json", p.display()))?,
+            )
+        }
+        _ => None,
+    };
+    let board = load_board(&a.target, existing.as_ref())?;
+    let name = board.profile.name.clone();
+    let files = image_files(&name, &a.target, board.is_qemu())?;
+    let target = Target::from_profile(&board, &files)?;
+    let images = hash_images(&files)?;
+    let run = match (&a.out, existing) {
+        (Some(out), Some(_)) => RunDir::resume(
+            out,
+            &name,
+            Resume {
+                at: now_rfc3339(),
+                args: args.to_vec(),
+                from_cycle: 0,
+            },
+        )?,
+        (out, _) => {
+            let out = out.clone().unwrap_or_else(|| {
+                PathBuf::from("runs").join(format!(
+                    "{name}-bench-{}",
+                    chrono::Local::now().format("%Y%m%d-%H%M%S")
+                ))
+            });
+            RunDir::create(
+                &out,
+                RunManifest {
+                    schema: RUN_SCHEMA.into(),
+                    board: name.clone(),
+                    board_source: board.source.clone(),
+                    board_profile: board.text.clone(),
+                    images,
+                    host: HostInfo::current(),
+                    tool: ToolInfo::default(),
+                    started: now_rfc3339(),
+                    args: args.to_vec(),
+                    cycles: 0,
+                    timeout_s: a.boot_timeout,
+                    power: target.power.describe(),
+                    console: target.console.describe(),
+                    resumes: vec![],
+                },
+            )?
+        }
+    };
+    if run.path().join(BENCH_JSONL).exists() || run.path().join(BENCH_LOG).exists() {
+        bail!(
+            "{} already holds a bench session ({BENCH_LOG}); give another --out",
+            run.path().display()
+        );
+    }
+    Ok((board, run, target))
+}
+
+/// Boots the board as the run's next cycle; `Ok(None)` when the boot failed (recorded).
+fn boot(
+    a: &BenchRunArgs,
+    board: &crate::profile::Board,
+    run: &mut RunDir,
+    target: &mut Target,
+) -> anyhow::Result<Option<u32>> {
+    let mut opts =
+        LoopOptions::for_profile(&board.profile, positive("--boot-timeout", a.boot_timeout)?)?;
+    opts.echo = a.show_console;
+    let cycle = run.next_cycle();
+    let m = run.manifest_mut();
+    m.cycles = m.cycles.max(cycle);
+    run.write_manifest()?;
+    eprintln!(
+        "perfguide: booting {} (cycle {cycle} of {})",
+        board.profile.name,
+        run.path().display()
+    );
+    let never = AtomicBool::new(false);
+    match run_cycle(target, run, &board.profile, cycle, &opts, &never)? {
+        CycleEnd::Recorded(rec) => match &rec.failure {
+            None => {
+                eprintln!(
+                    "perfguide: ready at {:.3} s",
+                    rec.host.ready_s.unwrap_or(f64::NAN)
+                );
+                Ok(Some(cycle))
+            }
+            Some(f) => {
+                eprintln!(
+                    "perfguide: the boot failed ({}): {}",
+                    f.reason.as_str(),
+                    f.detail
+                );
+                Ok(None)
+            }
+        },
+        CycleEnd::Interrupted => Ok(None),
+    }
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Runs the subcommand.
+pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if a.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let plan = Plan {
+        names: a.suite.iter().chain(&a.bench).cloned().collect(),
+        repeat: a.runs,
+        server: a.server.clone(),
+        timeout: positive("--bench-timeout", a.bench_timeout)?,
+    };
+    let (board, mut run, mut target) = open_run(&a, &args)?;
+    if a.no_power && board.is_qemu() {
+        bail!(
+            "--no-power: board {} is a QEMU board, whose console exists only while perfguide \
+             runs QEMU",
+            board.profile.name
+        );
+    }
+    let started = now_rfc3339();
+    let boot_cycle = if a.no_power {
+        None
+    } else {
+        match boot(&a, &board, &mut run, &mut target)? {
+            Some(c) => Some(c),
+            None => {
+                let _ = target.power.off();
+                eprintln!("run: {}", run.path().display());
+                return Ok(ExitCode::from(1));
+            }
+        }
+    };
+
+    // The session: every byte goes to bench.log as it arrives, whatever happens after.
+    let log = run.path().join(BENCH_LOG);
+    let writer = CaptureWriter::create(&log)?;
+    let mut runner = None;
+    let mut items: Vec<Item> = Vec::new();
+    let session = (|| -> anyhow::Result<()> {
+        let mut shell = Shell::new(
+            target.console.as_mut(),
+            Instant::now(),
+            writer,
+            board.login(),
+            a.show_console,
+        )?;
+        let r = (|| -> anyhow::Result<()> {
+            shell.login()?;
+            let version = bench::check_runner(&mut shell)?;
+            eprintln!("perfguide: {version}");
+            runner = Some(version);
+            let mut progress = |i: usize, n: usize, it: &Item| {
+                let how = match it.state {
+                    State::Ok => "ok".to_string(),
+                    State::Failed => format!("FAILED (exit status {})", it.status.unwrap_or(-1)),
+                    State::TimedOut => "TIMED OUT (stopped)".to_string(),
+                    State::NotAvailable => {
+                        format!("not available ({})", it.reason.as_deref().unwrap_or("?"))
+                    }
+                };
+                eprintln!("[{i}/{n}] {}: {how} ({:.1} s)", it.id, it.duration_s);
+            };
+            items = bench::run_plan(&mut shell, &plan, &mut progress)?;
+            Ok(())
+        })();
+        let lines = shell.finish()?;
+        eprintln!("perfguide: {lines} console lines in {}", log.display());
+        r
+    })();
+    if !a.no_power {
+        if let Err(e) = target.power.off() {
+            eprintln!("perfguide: warning: power off: {e}");
+        }
+    }
+    drop(target);
+
+    // Read back whatever was captured, even after an error.
+    let text = std::fs::read(&log).with_context(|| format!("cannot read {}", log.display()))?;
+    let results = bench::read_capture(&String::from_utf8_lossy(&text));
+    let mut jsonl = Vec::new();
+    for m in &results.metrics {
+        serde_json::to_writer(&mut jsonl, &m.record(BENCH_LOG))?;
+        jsonl.push(b'\n');
+    }
+    write_atomic(&run.path().join(BENCH_JSONL), &jsonl)?;
+    let manifest = BenchManifest {
+        schema: BENCH_SCHEMA,
+        board: &board.profile.name,
+        started,
+        finished: now_rfc3339(),
+        args,
+        runner,
+        runs: a.runs,
+        server: a.server.as_deref(),
+        boot_cycle,
+        benchmarks: &items,
+        error: session.as_ref().err().map(|e| format!("{e:#}")),
+        metrics: results.metrics.len(),
+        warnings: &results.warnings,
+    };
+    write_atomic(
+        &run.path().join(BENCH_MANIFEST),
+        &serde_json::to_vec_pretty(&manifest)?,
+    )?;
+    for w in &results.warnings {
+        eprintln!("perfguide: warning: {BENCH_LOG} {w}");
+    }
+    let mut out = std::io::stdout().lock();
+    crate::bench::table::write_table(&mut out, &results.metrics)?;
+    writeln!(out, "run: {}", run.path().display())?;
+    if let Err(e) = session {
+        return Err(e.context(format!(
+            "the bench session stopped early (what it captured is in {}; metrics in {})",
+            shell_path(&log),
+            BENCH_JSONL
+        )));
+    }
+    let bad = items
+        .iter()
+        .any(|i| matches!(i.state, State::Failed | State::TimedOut));
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
