@@ -34,6 +34,8 @@ HOST_PKGS=(
     dpkg-dev
     # disk image and root file system
     fdisk e2fsprogs cpio gzip xz-utils zstd
+    # `perfguide bench --serve`: the network benchmarks' server on the host
+    iperf3
 )
 BPO_PKGS=(qemu-system-arm)
 

@@ -9,6 +9,7 @@
 //! does not come back ends the session early.
 
 pub mod catalog;
+pub mod serve;
 pub mod shell;
 pub mod table;
 

@@ -3,7 +3,7 @@
 
 use super::bootloop::{hash_images, image_files, load_board, now_rfc3339, shell_path, BoardArgs};
 use crate::bench::shell::Shell;
-use crate::bench::{self, Item, Plan, State};
+use crate::bench::{self, serve, Item, Plan, State};
 use crate::bootloop::capture::CaptureWriter;
 use crate::bootloop::run::{
     HostInfo, Resume, RunDir, RunManifest, ToolInfo, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST,
@@ -77,6 +77,12 @@ pub struct BenchRunArgs {
     /// Peer host of the network benchmarks (iperf3, iperf2, netperf), passed to the runner.
     #[arg(long, value_name = "HOST")]
     pub server: Option<String>,
+    /// Start the network benchmarks' servers (iperf3 -s, iperf -s, netserver) for the session:
+    /// on this host for a real board (give --server with this host's address as the board
+    /// sees it), on the target's own loopback for a QEMU board (its user network cannot reach
+    /// the host).
+    #[arg(long)]
+    pub serve: bool,
     /// Seconds one benchmark (all its runs) may take before it is stopped.
     #[arg(long, value_name = "S", default_value_t = 600.0)]
     pub bench_timeout: f64,
@@ -99,6 +105,7 @@ struct BenchManifest<'a> {
     runner: Option<String>,
     runs: u32,
     server: Option<&'a str>,
+    network: Option<String>,
     boot_cycle: Option<u32>,
     benchmarks: &'a [Item],
     error: Option<String>,
@@ -244,6 +251,39 @@ pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
         timeout: positive("--bench-timeout", a.bench_timeout)?,
     };
     let (board, mut run, mut target) = open_run(&a, &args)?;
+    let mut plan = plan;
+    let serve_on_target = a.serve && board.is_qemu();
+    let mut network = None;
+    let _host_servers = if a.serve && !board.is_qemu() {
+        let Some(server) = &a.server else {
+            bail!("--serve on a real board needs --server with this host's address as the board reaches it");
+        };
+        let (mut servers, started) = serve::HostServers::start()
+            .context("cannot start the network benchmarks' servers on this host")?;
+        if started.is_empty() {
+            bail!("--serve: none of iperf3, iperf, netserver is installed on this host");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        for e in servers.exited() {
+            eprintln!("perfguide: warning: server exited at once: {e}");
+        }
+        eprintln!(
+            "perfguide: serving on this host ({server}): {}",
+            started.join(", ")
+        );
+        network = Some(format!("host servers at {server}: {}", started.join(", ")));
+        Some(servers)
+    } else {
+        None
+    };
+    if serve_on_target {
+        plan.server = Some(serve::LOOPBACK.to_string());
+        network = Some(
+            "the target's loopback (QEMU's user network cannot reach the host): these figures \
+             measure the guest's network stack, not a link"
+                .to_string(),
+        );
+    }
     if a.no_power && board.is_qemu() {
         bail!(
             "--no-power: board {} is a QEMU board, whose console exists only while perfguide \
@@ -283,6 +323,9 @@ pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
             let version = bench::check_runner(&mut shell)?;
             eprintln!("perfguide: {version}");
             runner = Some(version);
+            if serve_on_target {
+                serve::start_on_target(&mut shell)?;
+            }
             let mut progress = |i: usize, n: usize, it: &Item| {
                 let how = match it.state {
                     State::Ok => "ok".to_string(),
@@ -295,6 +338,9 @@ pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("[{i}/{n}] {}: {how} ({:.1} s)", it.id, it.duration_s);
             };
             items = bench::run_plan(&mut shell, &plan, &mut progress)?;
+            if serve_on_target {
+                serve::stop_on_target(&mut shell)?;
+            }
             Ok(())
         })();
         let lines = shell.finish()?;
@@ -325,7 +371,8 @@ pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
         args,
         runner,
         runs: a.runs,
-        server: a.server.as_deref(),
+        server: plan.server.as_deref(),
+        network,
         boot_cycle,
         benchmarks: &items,
         error: session.as_ref().err().map(|e| format!("{e:#}")),
