@@ -143,15 +143,22 @@ fn open_run(
     let target = Target::from_profile(&board, &files)?;
     let images = hash_images(&files)?;
     let run = match (&a.out, existing) {
-        (Some(out), Some(_)) => RunDir::resume(
-            out,
-            &name,
-            Resume {
-                at: now_rfc3339(),
-                args: args.to_vec(),
-                from_cycle: 0,
-            },
-        )?,
+        (Some(out), Some(_)) => {
+            let mut r = RunDir::resume(
+                out,
+                &name,
+                Resume {
+                    at: now_rfc3339(),
+                    args: args.to_vec(),
+                    from_cycle: 0,
+                },
+            )?;
+            let next = r.next_cycle();
+            if let Some(last) = r.manifest_mut().resumes.last_mut() {
+                last.from_cycle = next;
+            }
+            r
+        }
         (out, _) => {
             let out = out.clone().unwrap_or_else(|| {
                 PathBuf::from("runs").join(format!(
