@@ -34,6 +34,10 @@ enum Command {
     BootLoop(cmd::bootloop::BootLoopArgs),
     /// Write the Performance Guide of a run directory.
     Report(cmd::report::ReportArgs),
+    /// Benchmarks: `bench parse` reads their figures from console captures of
+    /// `perfguide-bench` or from a benchmark's bare output.
+    #[command(subcommand)]
+    Bench(cmd::bench::BenchCommand),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
         Command::Image(a) => cmd::image::run(a),
         Command::BootLoop(a) => cmd::bootloop::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Bench(c) => cmd::bench::run(c),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! One module per subcommand: its clap arguments and its `run`, which turns them into calls
 //! of the library.
 
+pub mod bench;
 pub mod boards;
 pub mod bootloop;
 pub mod image;
