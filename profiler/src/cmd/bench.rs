@@ -44,17 +44,19 @@ pub struct BenchParseArgs {
     pub format: Format,
 }
 
-/// The long help's text after the options: inputs, examples, exit status and the tools.
+/// The long help's text after the options: inputs, examples, exit status, and the tools with
+/// the runner suites each parses.
 fn after_help() -> String {
-    let tools: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
-    let suites: Vec<String> = SUITES
+    let width = TOOLS.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    let tools: Vec<String> = TOOLS
         .iter()
-        .map(|(suite, tool)| {
-            if suite == tool {
-                suite.to_string()
-            } else {
-                format!("{suite} ({tool})")
-            }
+        .map(|t| {
+            let suites: Vec<&str> = SUITES
+                .iter()
+                .filter(|(_, tool)| *tool == t.name)
+                .map(|(suite, _)| *suite)
+                .collect();
+            format!("  {:<width$}  {}", t.name, suites.join(", "))
         })
         .collect();
     format!(
@@ -88,10 +90,9 @@ Exit status: 0 when figures were read; 1 when a file could not be read or held n
 benchmark output (said on stderr with its line), or nothing at all was read; 2 on bad
 arguments.
 
-Tools: {}
-Runner suites: {}",
-        tools.join(", "),
-        suites.join(", ")
+Tools (--tool) and the runner suites each parses:
+{}",
+        tools.join("\n")
     )
 }
 
