@@ -81,7 +81,7 @@ Output:
 
 Examples:
   perfguide bench parse console.log                       # a capture of perfguide-bench run
-  perfguide bench parse --format table runs/b1/console.log
+  perfguide bench parse --format table capture.log      # mean (min, max) over the runs
   perfguide bench parse stream.txt coremark.txt           # bare output, tools recognised
   perfguide bench parse --tool lmbench bw_mem.txt
   ssh board perfguide-bench run stream | perfguide bench parse -
