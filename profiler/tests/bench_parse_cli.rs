@@ -28,6 +28,17 @@ fn boot_then_bench() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/qemu-boot-then-bench.log")
 }
 
+/// The sample files of a directory, sorted (its README aside).
+fn samples(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "README.md")
+        .collect();
+    names.sort();
+    names
+}
+
 fn run(args: &[&str], files: &[&Path]) -> Output {
     bin()
         .args(["bench", "parse"])
@@ -152,11 +163,7 @@ const CORPUS: &[(&str, &[&str])] = &[
 
 #[test]
 fn every_corpus_sample_gives_its_figures() {
-    let mut names: Vec<String> = std::fs::read_dir(bench_corpus())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let names = samples(&bench_corpus());
     for name in &names {
         let (_, figures) = CORPUS
             .iter()
@@ -191,12 +198,7 @@ fn a_sample_holding_two_tools_gives_both_and_tool_picks_one() {
 #[test]
 fn bare_output_gives_what_the_library_gives() {
     let dir = root().join("bench-parser/tests/fixtures");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n != "README.md")
-        .collect();
-    names.sort();
+    let names = samples(&dir);
     assert!(names.len() >= TOOLS.len());
     for name in names {
         let path = dir.join(&name);
@@ -276,13 +278,16 @@ fn expect_runner_warnings(err: &str, source: &str, offset: u64) {
     assert_eq!(err.lines().count(), 3, "{err}");
 }
 
+/// `bench parse` of a file holding the runner capture from its line `offset + 1` on.
+fn expect_runner_capture(path: &Path, offset: u64) {
+    let o = run(&[], &[path]);
+    expect_runner_figures(&records(&o), offset);
+    expect_runner_warnings(&stderr(&o), &path.display().to_string(), offset);
+}
+
 #[test]
 fn runner_capture_gives_the_runs_and_warns_of_the_rest() {
-    let path = runner_capture();
-    let o = run(&[], &[&path]);
-    let v = records(&o);
-    expect_runner_figures(&v, 0);
-    expect_runner_warnings(&stderr(&o), &path.display().to_string(), 0);
+    expect_runner_capture(&runner_capture(), 0);
 }
 
 /// The capture as perfguide's boot loop writes it: `[<abs> <delta>] ` stamps, `\r\n` ends.
@@ -297,10 +302,7 @@ fn stamped_capture_gives_the_same_figures() {
         write!(f, "[{t:.6} 0.250000] {line}\r\n").unwrap();
     }
     drop(f);
-    let o = run(&[], &[&path]);
-    let v = records(&o);
-    expect_runner_figures(&v, 0);
-    expect_runner_warnings(&stderr(&o), &path.display().to_string(), 0);
+    expect_runner_capture(&path, 0);
 }
 
 #[test]
@@ -401,35 +403,32 @@ fn table_gives_mean_min_max_over_runs() {
     );
 }
 
-#[test]
-fn unrecognised_input_is_an_error_naming_the_line() {
-    let path = root().join("tests/corpus/qemu/qemu-arm64-boot.log");
-    let o = run(&[], &[&path]);
+/// `bench parse` fails with exit status 1, no output, and `<path>: <message>` on stderr.
+fn expect_error(args: &[&str], path: &Path, message: &str) {
+    let o = run(args, &[path]);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     let err = stderr(&o);
-    assert!(
-        err.contains(&format!(
-            "{}: not recognised as any benchmark's output (line 3: U-Boot 2023.01 (Jun 22 2026",
-            path.display()
-        )),
-        "{err}"
+    let expected = format!("perfguide: error: {}: {message}", path.display());
+    assert!(err.contains(&expected), "missing '{expected}' in:\n{err}");
+}
+
+#[test]
+fn unrecognised_input_is_an_error_naming_the_line() {
+    expect_error(
+        &[],
+        &root().join("tests/corpus/qemu/qemu-arm64-boot.log"),
+        "not recognised as any benchmark's output (line 3: U-Boot 2023.01 (Jun 22 2026",
     );
 }
 
 #[test]
 fn a_mismatched_tool_says_so() {
     let path = bench_corpus().join("coremark-mcu-gcc5.2-o3-stack.log");
-    let o = run(&["--tool", "stream"], &[&path]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(o.stdout.is_empty());
-    let err = stderr(&o);
-    assert!(
-        err.contains(&format!(
-            "{}: not recognised as stream output (line 1: 2K performance run parameters for coremark.); it looks like coremark output",
-            path.display()
-        )),
-        "{err}"
+    expect_error(
+        &["--tool", "stream"],
+        &path,
+        "not recognised as stream output (line 1: 2K performance run parameters for coremark.); it looks like coremark output",
     );
     // A tool perfguide does not know is a usage error.
     let o = run(&["--tool", "nope"], &[&path]);
@@ -518,8 +517,5 @@ fn a_capture_with_a_boot_and_a_bench_session_parses_as_both() {
     assert_eq!(b["components"]["uboot"], "2023.01");
     assert_eq!(b["components"]["kernel"], "6.1.0-57-cloud-arm64");
     // The benchmarks: `perfguide bench parse`, lines counted in the whole capture.
-    let o = run(&[], &[&path]);
-    let v = records(&o);
-    expect_runner_figures(&v, 273);
-    expect_runner_warnings(&stderr(&o), &path.display().to_string(), 273);
+    expect_runner_capture(&path, 273);
 }
