@@ -290,19 +290,27 @@ fn runner_capture_gives_the_runs_and_warns_of_the_rest() {
     expect_runner_capture(&runner_capture(), 0);
 }
 
-/// The capture as perfguide's boot loop writes it: `[<abs> <delta>] ` stamps, `\r\n` ends.
+/// The capture as perfguide's boot loop writes it (`[<abs> <delta>] `), as grabserial `-T`
+/// and minicom stamp it, each with `\r\n` line ends.
 #[test]
-fn stamped_capture_gives_the_same_figures() {
+fn stamped_captures_give_the_same_figures() {
     let text = std::fs::read_to_string(runner_capture()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cycle-0001.log");
-    let mut f = std::fs::File::create(&path).unwrap();
-    for (i, line) in text.lines().enumerate() {
-        let t = 10.0 + i as f64 * 0.25;
-        write!(f, "[{t:.6} 0.250000] {line}\r\n").unwrap();
+    type Stamp = fn(f64) -> String;
+    let stamps: [(&str, Stamp); 3] = [
+        ("cycle-0001.log", |t| format!("[{t:.6} 0.250000] ")),
+        ("grabserial-T.log", |t| format!("[12:00:{t:09.6}] ")),
+        ("minicom.log", |t| format!("[2026-12-05 12:00:{t:06.3}] ")),
+    ];
+    for (name, stamp) in stamps {
+        let path = dir.path().join(name);
+        let mut f = std::fs::File::create(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            write!(f, "{}{line}\r\n", stamp(10.0 + i as f64 * 0.25)).unwrap();
+        }
+        drop(f);
+        expect_runner_capture(&path, 0);
     }
-    drop(f);
-    expect_runner_capture(&path, 0);
 }
 
 #[test]
