@@ -288,6 +288,32 @@ fn expect_runner_capture(path: &Path, offset: u64) {
 #[test]
 fn runner_capture_gives_the_runs_and_warns_of_the_rest() {
     expect_runner_capture(&runner_capture(), 0);
+    // `--tool` keeps the benchmarks that tool parses.
+    let o = run(&["--tool", "lmbench"], &[&runner_capture()]);
+    let v = records(&o);
+    let ids: Vec<(&str, u64)> = v
+        .iter()
+        .map(|r| (r["benchmark"].as_str().unwrap(), r["run"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("lmbench/bw_mem-rd-1mb", 1),
+            ("lmbench/lat_syscall-null", 1),
+            ("lmbench/bw_mem-wr-2mb", 1),
+            ("lmbench/bw_mem-wr-2mb", 2)
+        ]
+    );
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // A tool whose only run failed: nothing read, the failure said.
+    let o = run(&["--tool", "whetstone"], &[&runner_capture()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("runner-two-sessions.txt:13: whetstone/whetstone: failed, exit status 3"),
+        "{err}"
+    );
+    assert!(err.contains("no segment parsed by whetstone"), "{err}");
 }
 
 /// The capture as perfguide's boot loop writes it (`[<abs> <delta>] `), as grabserial `-T`

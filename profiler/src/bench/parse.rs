@@ -3,6 +3,7 @@
 //! output (the tools recognised from the content, or the one named).
 
 use bench_parser::framing::{self, SENTINEL};
+use bench_parser::results::tool_of_suite;
 use bench_parser::{results, Error as ToolError, Metric, Outcome, Tool, TOOLS};
 use bootlog_parser::hoststamp::{self, Layer};
 use std::borrow::Cow;
@@ -181,7 +182,10 @@ fn read_framed(text: &str, tool: Option<&'static Tool>) -> BenchInput {
             .collect(),
     };
     for entry in results(&capture) {
-        if tool.is_some_and(|t| entry.tool != Some(t.name)) {
+        // A failed or skipped run has no parser: the tool of its suite.
+        let suite = entry.id.split('/').next().unwrap_or("");
+        let of = entry.tool.or_else(|| tool_of_suite(suite).map(|t| t.name));
+        if tool.is_some_and(|t| of != Some(t.name)) {
             continue;
         }
         input
