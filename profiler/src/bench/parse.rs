@@ -69,8 +69,16 @@ impl At {
             .and_then(|i| text.split('\n').nth(i))
             .unwrap_or("")
             .trim();
-        let mut excerpt: String = content.chars().take(EXCERPT).collect();
-        if excerpt.len() < content.len() {
+        // Control characters (a binary file, a terminal's escapes) quoted as escapes.
+        let mut excerpt = String::new();
+        for c in content.chars().take(EXCERPT) {
+            if c.is_control() {
+                excerpt.extend(c.escape_default());
+            } else {
+                excerpt.push(c);
+            }
+        }
+        if content.chars().nth(EXCERPT).is_some() {
             excerpt.push_str("...");
         }
         At {
@@ -296,8 +304,10 @@ mod tests {
     fn quoted_lines_are_cut_and_blank_ones_named() {
         let long = "x".repeat(100);
         let at = At::of(&format!("a\n{long}\n"), 2);
-        assert_eq!(at.text.len(), EXCERPT + 3);
+        assert_eq!(at.text, format!("{}...", "x".repeat(EXCERPT)));
+        assert_eq!(At::of(&"y".repeat(EXCERPT), 1).text, "y".repeat(EXCERPT));
         assert_eq!(At::of("", 1).to_string(), "line 1: empty");
         assert_eq!(At::of("a\n  b \n", 2).to_string(), "line 2: b");
+        assert_eq!(At::of("\x1b[0m\u{7}x", 1).text, "\\u{1b}[0m\\u{7}x");
     }
 }

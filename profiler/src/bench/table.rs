@@ -95,10 +95,12 @@ impl BenchTable {
     }
 }
 
-/// Decimals that show about four significant digits of the row's largest figure.
+/// Decimals that show about four significant digits of the row's largest figure (none for 0).
 fn decimals(s: &Summary) -> usize {
     let m = s.min.abs().max(s.max.abs());
-    if m >= 10_000.0 {
+    if m == 0.0 {
+        0
+    } else if m >= 10_000.0 {
         1
     } else if m >= 100.0 {
         2
