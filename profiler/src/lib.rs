@@ -5,6 +5,7 @@
 //! - [`lab`]: power drivers, consoles, QEMU, process plumbing;
 //! - [`bootloop`]: the power-cycle loop, its capture and its run directory;
 //! - [`parse`] and [`table`]: logs streamed through the parser, and the tables printed;
+//! - [`bench`]: benchmark output read into metrics, and their table over runs;
 //! - [`report`]: the Performance Guide of a run;
 //! - [`image`]: reference images built from distribution packages;
 //! - [`digest`], [`flock`], [`mapped`]: file hashes, file locks, memory-mapped reading.

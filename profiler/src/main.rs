@@ -35,8 +35,9 @@ enum Command {
     /// Write the Performance Guide of a run directory.
     Report(cmd::report::ReportArgs),
     /// Boot the board, log in on its console and run its benchmarks with `perfguide-bench`:
-    /// a table of every metric as `mean (min, max)` over the runs, and bench.jsonl.
-    Bench(cmd::bench::BenchRunArgs),
+    /// a table of every metric as `mean (min, max)` over the runs, and bench.jsonl;
+    /// `bench parse` reads the figures of any capture or benchmark output.
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {

@@ -1,7 +1,8 @@
 //! Benchmarks on the booted board: a shell on its console ([`shell`]), the target runner
 //! `perfguide-bench` asked for its catalog ([`catalog`]) and run once per selected benchmark
-//! with its own timeout, everything captured to `bench.log`, then the capture read back with
-//! `bench-parser` into one `perfguide/bench/v1` record per metric (`bench.jsonl`).
+//! with its own timeout, everything captured to `bench.log`, then the capture read back
+//! ([`parse`], as `perfguide bench parse` reads any capture) into one `perfguide/bench/v1`
+//! record per metric (`bench.jsonl`), printed as the [`table`].
 //!
 //! A benchmark missing on the target is *not available*, one that exits non-zero *failed*
 //! (its output kept in the capture), one still running at its timeout is stopped with Ctrl-C
@@ -9,13 +10,11 @@
 //! does not come back ends the session early.
 
 pub mod catalog;
+pub mod parse;
 pub mod serve;
 pub mod shell;
 pub mod table;
 
-use bench_parser::framing::{self, SecsDelta};
-use bench_parser::results::{self, Outcome};
-use bench_parser::Metric;
 use serde::Serialize;
 use shell::{Shell, ShellError};
 use std::time::Duration;
@@ -169,50 +168,6 @@ pub fn run_plan(
     Ok(items)
 }
 
-/// The metrics of a capture, and a warning for every run that gave none.
-#[derive(Debug, Default)]
-pub struct Results {
-    /// Every figure, in capture order.
-    pub metrics: Vec<Metric>,
-    /// Runs that failed, were cut or did not parse, and the parsers' warnings, each naming
-    /// the capture line.
-    pub warnings: Vec<String>,
-}
-
-/// Reads a capture (perfguide's capture format, grabserial, or raw console text) back into
-/// metrics.
-pub fn read_capture(text: &str) -> Results {
-    let capture = framing::read(text, &SecsDelta);
-    let mut out = Results {
-        warnings: capture.warnings.clone(),
-        ..Results::default()
-    };
-    for e in results::results(&capture) {
-        match e.outcome {
-            Outcome::Parsed => {}
-            Outcome::NotAvailable => continue,
-            other => out.warnings.push(format!(
-                "line {}: {} run {}: {}",
-                e.line,
-                e.id,
-                e.run,
-                match other {
-                    Outcome::Failed { status } => format!("exited with status {status}"),
-                    Outcome::Incomplete => "no END marker (stopped, crashed or reset)".into(),
-                    _ => "output not parsed".into(),
-                }
-            )),
-        }
-        out.warnings.extend(
-            e.warnings
-                .iter()
-                .map(|w| format!("line {}: {}: {w}", e.line, e.id)),
-        );
-        out.metrics.extend(e.metrics);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,38 +176,5 @@ mod tests {
     fn quotes_for_the_target_shell() {
         assert_eq!(sh_quote("openssl/speed"), "'openssl/speed'");
         assert_eq!(sh_quote("a'b"), r"'a'\''b'");
-    }
-
-    #[test]
-    fn reads_the_runner_capture_back() {
-        let text = include_str!("../../../bench-parser/tests/captures/runner-two-sessions.txt");
-        let r = read_capture(text);
-        let get = |b: &str, m: &str| {
-            r.metrics
-                .iter()
-                .find(|x| x.benchmark == b && x.metric == m)
-                .map(|x| (x.value, x.line))
-        };
-        assert_eq!(
-            get("dhrystone/dhry", "dhrystone_per_second"),
-            Some((5000000.0, 11))
-        );
-        assert_eq!(
-            get("lmbench/lat_syscall-null", "lat_syscall-null"),
-            Some((0.2107, 21))
-        );
-        assert!(
-            r.warnings
-                .iter()
-                .any(|w| w.starts_with("line 13: whetstone/whetstone run 1: exited with status 3")),
-            "{:?}",
-            r.warnings
-        );
-        // Skips are not failures.
-        assert!(
-            !r.warnings.iter().any(|w| w.contains("iperf3/tcp-tx")),
-            "{:?}",
-            r.warnings
-        );
     }
 }

@@ -2,7 +2,9 @@
 //! `perfguide-bench`, and read their figures from the capture.
 
 use super::bootloop::{hash_images, image_files, load_board, now_rfc3339, shell_path, BoardArgs};
+use crate::bench::parse::{read, BenchInput, Kind};
 use crate::bench::shell::Shell;
+use crate::bench::table::BenchTable;
 use crate::bench::{self, serve, Item, Plan, State};
 use crate::bootloop::capture::CaptureWriter;
 use crate::bootloop::run::{
@@ -49,9 +51,34 @@ Examples:
   perfguide bench --board qemu-arm64 --suite openssl --suite stress-ng --out runs/q1
   perfguide bench --board-file my-am62.toml --no-power --bench lmbench/bw_mem-rd-1mb";
 
-/// Arguments of `perfguide bench`.
+/// Arguments of `perfguide bench`: a session on a board, or a subcommand.
 #[derive(clap::Args, Debug)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(after_long_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub command: Option<BenchCommand>,
+    #[command(flatten)]
+    pub session: BenchRunArgs,
+}
+
+/// The subcommands of `perfguide bench`.
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Read benchmark figures from console captures framed by `perfguide-bench` or from a
+    /// benchmark's bare output, as `perfguide/bench/v1` JSON lines or a table.
+    Parse(super::bench_parse::BenchParseArgs),
+}
+
+/// Runs `perfguide bench` or its subcommand.
+pub fn run(a: BenchArgs) -> anyhow::Result<ExitCode> {
+    match a.command {
+        Some(BenchCommand::Parse(p)) => super::bench_parse::run(p),
+        None => run_session(a.session),
+    }
+}
+
+/// The options of a bench session on a board.
+#[derive(clap::Args, Debug)]
 pub struct BenchRunArgs {
     #[command(flatten)]
     pub target: BoardArgs,
@@ -245,8 +272,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs the subcommand.
-pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
+/// Boots the board, runs the session, reads the capture back.
+fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if a.runs == 0 {
         bail!("--runs must be at least 1");
@@ -363,9 +390,21 @@ pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
 
     // Read back whatever was captured, even after an error.
     let text = std::fs::read(&log).with_context(|| format!("cannot read {}", log.display()))?;
-    let results = bench::read_capture(&String::from_utf8_lossy(&text));
+    // Only what the runner framed counts: a session cut before the runner ran holds other
+    // text (the catalog, the login) that is no benchmark's output.
+    let (metrics, warnings) = match read(&String::from_utf8_lossy(&text), None) {
+        Ok(BenchInput {
+            kind: Kind::Framed { .. },
+            metrics,
+            warnings,
+        }) => (
+            metrics,
+            warnings.iter().map(|w| w.located(BENCH_LOG)).collect(),
+        ),
+        _ => (Vec::new(), vec![format!("{BENCH_LOG}: no benchmark ran")]),
+    };
     let mut jsonl = Vec::new();
-    for m in &results.metrics {
+    for m in &metrics {
         serde_json::to_writer(&mut jsonl, &m.record(BENCH_LOG))?;
         jsonl.push(b'\n');
     }
@@ -383,18 +422,18 @@ pub fn run(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
         boot_cycle,
         benchmarks: &items,
         error: session.as_ref().err().map(|e| format!("{e:#}")),
-        metrics: results.metrics.len(),
-        warnings: &results.warnings,
+        metrics: metrics.len(),
+        warnings: &warnings,
     };
     write_atomic(
         &run.path().join(BENCH_MANIFEST),
         &serde_json::to_vec_pretty(&manifest)?,
     )?;
-    for w in &results.warnings {
-        eprintln!("perfguide: warning: {BENCH_LOG} {w}");
+    for w in &warnings {
+        eprintln!("perfguide: warning: {w}");
     }
     let mut out = std::io::stdout().lock();
-    crate::bench::table::write_table(&mut out, &results.metrics)?;
+    BenchTable::of(&metrics).write_text(&mut out)?;
     writeln!(out, "run: {}", run.path().display())?;
     if let Err(e) = session {
         return Err(e.context(format!(

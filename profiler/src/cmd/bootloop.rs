@@ -63,7 +63,8 @@ Examples:
 /// The board and its image files, as `boot-loop` and `bench` take them.
 #[derive(clap::Args, Debug)]
 pub struct BoardArgs {
-    /// Built-in board profile (see `perfguide boards`). With --resume, defaults to the run's.
+    /// Built-in board profile (see `perfguide boards`). Defaults to the run's when continuing
+    /// one (boot-loop --resume, bench --out RUN), else qemu-arm64.
     #[arg(long, short = 'b')]
     pub board: Option<String>,
     /// A board profile file (TOML, same keys as images/boards/*.toml); wins over --board.
