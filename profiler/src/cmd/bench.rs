@@ -37,7 +37,9 @@ that one directory holds the whole guide):
                 non-zero, output kept in bench.log), timed-out, not-available (not installed
                 on the target, or a network benchmark without --server)
 
-A benchmark that fails, times out or is missing does not stop the others.
+A benchmark that fails, times out or is missing does not stop the others. Ctrl-C stops at once
+(QEMU with it): bench.log keeps every line already received, and `perfguide bench parse
+DIR/bench.log` reads its figures.
 
 [login] in a board profile (every key optional):
   user = \"root\", password = \"...\", prompt = '[#$]\\s*$', login_prompt = '(?i)\\blogin:\\s*$',
