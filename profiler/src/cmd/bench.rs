@@ -1,15 +1,16 @@
 //! `perfguide bench`: boot the board, log in on its console, run the target's benchmarks with
 //! `perfguide-bench`, and read their figures from the capture.
 
-use super::bootloop::{hash_images, image_files, load_board, now_rfc3339, shell_path, BoardArgs};
+use super::bootloop::{
+    hash_images, image_files, load_board, new_manifest, now_rfc3339, shell_path, BoardArgs,
+};
 use crate::bench::parse::{read, BenchInput, Kind};
 use crate::bench::shell::Shell;
 use crate::bench::table::BenchTable;
 use crate::bench::{self, serve, Item, Plan, State};
 use crate::bootloop::capture::CaptureWriter;
 use crate::bootloop::run::{
-    HostInfo, Resume, RunDir, RunManifest, ToolInfo, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST,
-    BENCH_SCHEMA, RUN_SCHEMA,
+    Resume, RunDir, RunManifest, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST, BENCH_SCHEMA,
 };
 use crate::bootloop::{run_cycle, CycleEnd, LoopOptions};
 use crate::lab::Target;
@@ -197,22 +198,7 @@ fn open_run(
             });
             RunDir::create(
                 &out,
-                RunManifest {
-                    schema: RUN_SCHEMA.into(),
-                    board: name.clone(),
-                    board_source: board.source.clone(),
-                    board_profile: board.text.clone(),
-                    images,
-                    host: HostInfo::current(),
-                    tool: ToolInfo::default(),
-                    started: now_rfc3339(),
-                    args: args.to_vec(),
-                    cycles: 0,
-                    timeout_s: a.boot_timeout,
-                    power: target.power.describe(),
-                    console: target.console.describe(),
-                    resumes: vec![],
-                },
+                new_manifest(&board, images, &target, args, 0, a.boot_timeout),
             )?
         }
     };

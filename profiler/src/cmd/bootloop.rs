@@ -194,6 +194,33 @@ pub(crate) fn load_board(
     Ok(Board::builtin(&name)?)
 }
 
+/// The manifest of a new run of `board` on `target`.
+pub(crate) fn new_manifest(
+    board: &Board,
+    images: Vec<ImageFile>,
+    target: &Target,
+    args: &[String],
+    cycles: u32,
+    timeout_s: f64,
+) -> RunManifest {
+    RunManifest {
+        schema: RUN_SCHEMA.into(),
+        board: board.profile.name.clone(),
+        board_source: board.source.clone(),
+        board_profile: board.text.clone(),
+        images,
+        host: HostInfo::current(),
+        tool: ToolInfo::default(),
+        started: now_rfc3339(),
+        args: args.to_vec(),
+        cycles,
+        timeout_s,
+        power: target.power.describe(),
+        console: target.console.describe(),
+        resumes: vec![],
+    }
+}
+
 pub(crate) fn now_rfc3339() -> String {
     chrono::Local::now()
         .format("%Y-%m-%dT%H:%M:%S%.6f%:z")
@@ -285,22 +312,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         });
         RunDir::create(
             &out,
-            RunManifest {
-                schema: RUN_SCHEMA.into(),
-                board: profile.name.clone(),
-                board_source: board.source.clone(),
-                board_profile: board.text.clone(),
-                images,
-                host: HostInfo::current(),
-                tool: ToolInfo::default(),
-                started: now_rfc3339(),
-                args: args.clone(),
-                cycles,
-                timeout_s,
-                power: target.power.describe(),
-                console: target.console.describe(),
-                resumes: vec![],
-            },
+            new_manifest(&board, images, &target, &args, cycles, timeout_s),
         )?
     };
 
