@@ -47,6 +47,8 @@ pub struct Plan {
     pub repeat: u32,
     /// Peer of the network benchmarks.
     pub server: Option<String>,
+    /// Variables set for the runner (`PERFGUIDE_STRESS_SECONDS=5`: the knobs its catalog reads).
+    pub env: Vec<(String, String)>,
     /// Per benchmark, all its runs together.
     pub timeout: Duration,
 }
@@ -79,6 +81,17 @@ pub struct Item {
     /// Why it was not available (`missing`, `needs-server`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+/// A `NAME=VALUE` setting for the runner's environment; `None` unless NAME is a shell
+/// variable name.
+pub fn env_setting(spec: &str) -> Option<(String, String)> {
+    let (k, v) = spec.split_once('=')?;
+    let mut c = k.chars();
+    let first = c.next()?;
+    let ok = (first.is_ascii_alphabetic() || first == '_')
+        && c.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ok.then(|| (k.to_string(), v.to_string()))
 }
 
 /// Quotes a word for the target's shell (single quotes).
@@ -116,11 +129,14 @@ pub fn run_plan(
     plan: &Plan,
     progress: &mut dyn FnMut(usize, usize, &Item),
 ) -> Result<Vec<Item>, BenchError> {
-    let server = plan
+    let mut server = plan
         .server
         .as_deref()
         .map(|s| format!("PERFGUIDE_BENCH_SERVER={} ", sh_quote(s)))
         .unwrap_or_default();
+    for (k, v) in &plan.env {
+        server.push_str(&format!("{k}={} ", sh_quote(v)));
+    }
     let list = shell.run(
         &format!("{server}{RUNNER} list --all"),
         Duration::from_secs(60),
@@ -176,5 +192,13 @@ mod tests {
     fn quotes_for_the_target_shell() {
         assert_eq!(sh_quote("openssl/speed"), "'openssl/speed'");
         assert_eq!(sh_quote("a'b"), r"'a'\''b'");
+        assert_eq!(
+            env_setting("PERFGUIDE_STRESS_SECONDS=5"),
+            Some(("PERFGUIDE_STRESS_SECONDS".into(), "5".into()))
+        );
+        assert_eq!(env_setting("X=a b=c"), Some(("X".into(), "a b=c".into())));
+        for bad in ["1X=2", "A-B=1", "=1", "NOEQ", "A;rm=1"] {
+            assert_eq!(env_setting(bad), None, "{bad}");
+        }
     }
 }

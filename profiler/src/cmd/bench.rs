@@ -113,6 +113,11 @@ pub struct BenchRunArgs {
     /// the host).
     #[arg(long)]
     pub serve: bool,
+    /// A variable for the runner on the target, NAME=VALUE (repeatable): the knobs its catalog
+    /// reads, e.g. PERFGUIDE_STRESS_SECONDS=5, PERFGUIDE_NET_SECONDS=5,
+    /// PERFGUIDE_OPENSSL_SECONDS=1 (`perfguide-bench show ID` on the target shows them).
+    #[arg(long = "env", value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
     /// Seconds one benchmark (all its runs) may take before it is stopped.
     #[arg(long, value_name = "S", default_value_t = 600.0)]
     pub bench_timeout: f64,
@@ -266,10 +271,20 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     if a.runs == 0 {
         bail!("--runs must be at least 1");
     }
+    let env = a
+        .env
+        .iter()
+        .map(|e| {
+            bench::env_setting(e).with_context(|| {
+                format!("--env {e:?}: expected NAME=VALUE with NAME a shell variable name")
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let plan = Plan {
         names: a.suite.iter().chain(&a.bench).cloned().collect(),
         repeat: a.runs,
         server: a.server.clone(),
+        env,
         timeout: positive("--bench-timeout", a.bench_timeout)?,
     };
     let (board, mut run, mut target) = open_run(&a, &args)?;
