@@ -139,3 +139,80 @@ fn unknown_benchmark_is_named() {
         .unwrap()
         .contains("nosuch/bench"));
 }
+
+/// One short run of every benchmark the QEMU image bundles, network ones over the target's
+/// loopback: each gives its figures, and the table shows them.
+#[test]
+fn every_bundled_tool_end_to_end() {
+    if skip() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let mut args = vec!["--serve", "--bench-timeout", "240"];
+    for env in [
+        "PERFGUIDE_OPENSSL_SECONDS=1",
+        "PERFGUIDE_NET_SECONDS=2",
+        "PERFGUIDE_STRESS_SECONDS=2",
+        "PERFGUIDE_SYSBENCH_SECONDS=2",
+        "PERFGUIDE_MBW_MIB=8",
+        "PERFGUIDE_CYCLICTEST_LOOPS=1000",
+        "PERFGUIDE_7Z_DICT=18",
+    ] {
+        args.extend(["--env", env]);
+    }
+    let ids = [
+        "openssl/sha256",
+        "iperf3/tcp-tx",
+        "iperf3/udp-tx",
+        "iperf2/tcp-tx",
+        "stress-ng/cpu",
+        "sysbench/cpu",
+        "sysbench/memory",
+        "sysbench/fileio-seqrd",
+        "mbw/mbw",
+        "cyclictest/cyclictest",
+        "7zip/7zz-b",
+    ];
+    for id in ids {
+        args.extend(["--bench", id]);
+    }
+    let o = bench(&out, &args);
+    assert_eq!(o.status.code(), Some(0), "every benchmark ran and exited 0");
+    let m = json(&out.join("bench.json"));
+    for b in m["benchmarks"].as_array().unwrap() {
+        assert_eq!(b["state"], "ok", "{b}");
+    }
+    let recs = jsonl(&out.join("bench.jsonl"));
+    let value = |b: &str, metric: &str| -> f64 {
+        recs.iter()
+            .find(|r| r["benchmark"] == b && r["metric"] == metric)
+            .and_then(|r| r["value"].as_f64())
+            .unwrap_or_else(|| panic!("{b} {metric} missing"))
+    };
+    for (b, metric) in [
+        ("openssl/sha256", "sha256-16384"),
+        ("iperf3/tcp-tx", "receiver"),
+        ("iperf3/udp-tx", "sender"),
+        ("iperf2/tcp-tx", "bandwidth"),
+        ("stress-ng/cpu", "bogo_ops_per_sec_real"),
+        ("sysbench/cpu", "events_per_second"),
+        ("sysbench/memory", "transfer"),
+        ("sysbench/fileio-seqrd", "reads_per_second"),
+        ("mbw/mbw", "memcpy"),
+        ("cyclictest/cyclictest", "T0-max"),
+        ("7zip/7zz-b", "total_rating"),
+    ] {
+        assert!(value(b, metric) > 0.0, "{b} {metric}");
+    }
+    for r in &recs {
+        assert_eq!(r["schema"], "perfguide/bench/v1");
+        assert_eq!(r["source"], "bench.log");
+        assert!(r["line"].as_u64().unwrap() > 0);
+    }
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    for id in ids {
+        assert!(stdout.contains(id), "table row of {id}");
+    }
+    assert!(stdout.contains("(min "), "mean (min, max) columns");
+}
