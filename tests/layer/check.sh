@@ -352,7 +352,9 @@ check_bench_list() {
 	if grep -q '^stream/' "$WORK/list.txt"; then fail "stream is not installed but listed"; fi
 	bench "$t" list --all >"$WORK/all.txt"
 	expect_line "$WORK/all.txt" $'^stream/stream\tstream\tmissing\tstream$'
-	expect_line "$WORK/all.txt" $'^openssl/aes-128-cbc\topenssl\tmissing\topenssl speed -elapsed -evp aes-128-cbc$'
+	expect_line "$WORK/all.txt" $'^openssl/aes-128-cbc\topenssl\tmissing\topenssl speed -elapsed -seconds "\\$\\{PERFGUIDE_OPENSSL_SECONDS:-3\\}" -evp aes-128-cbc$'
+	expect_line "$WORK/all.txt" $'^sysbench/cpu\tsysbench\tmissing\tsysbench cpu '
+	expect_line "$WORK/all.txt" $'^7zip/7zz-b\t7zip\tmissing\t7zz b '
 	bench "$t" suites >"$WORK/suites.txt"
 	expect_line "$WORK/suites.txt" $'^lmbench\t45/76 installed$'
 	expect_line "$WORK/suites.txt" $'^dhrystone\t1/1 installed$'
