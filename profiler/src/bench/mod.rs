@@ -129,16 +129,17 @@ pub fn run_plan(
     plan: &Plan,
     progress: &mut dyn FnMut(usize, usize, &Item),
 ) -> Result<Vec<Item>, BenchError> {
-    let mut server = plan
+    // What every runner command starts with: its environment.
+    let mut prefix = plan
         .server
         .as_deref()
         .map(|s| format!("PERFGUIDE_BENCH_SERVER={} ", sh_quote(s)))
         .unwrap_or_default();
     for (k, v) in &plan.env {
-        server.push_str(&format!("{k}={} ", sh_quote(v)));
+        prefix.push_str(&format!("{k}={} ", sh_quote(v)));
     }
     let list = shell.run(
-        &format!("{server}{RUNNER} list --all"),
+        &format!("{prefix}{RUNNER} list --all"),
         Duration::from_secs(60),
     )?;
     let cat = catalog::parse_list(&list.output);
@@ -161,7 +162,7 @@ pub fn run_plan(
             }
         } else {
             let cmd = format!(
-                "{server}{RUNNER} run --repeat {} {}",
+                "{prefix}{RUNNER} run --repeat {} {}",
                 plan.repeat,
                 sh_quote(&e.id)
             );

@@ -204,7 +204,6 @@ impl<'c> Shell<'c> {
         let secs = self.cfg.timeout_s;
         let deadline = Instant::now() + seconds(secs);
         self.send("\r")?;
-        let mut user_sent = false;
         loop {
             let from = self.lines.len();
             let seen = self.wait_for(from, deadline, &|p, partial, _| {
@@ -220,20 +219,15 @@ impl<'c> Shell<'c> {
             })?;
             match seen {
                 Some(Seen::Shell) => return Ok(()),
-                Some(Seen::Login) if !user_sent => {
+                // Also a login prompt again (a wrong password, a prompt printed twice): the
+                // user once more, until the deadline.
+                Some(Seen::Login) => {
                     let user = self.cfg.user.clone();
                     self.send(&format!("{user}\r"))?;
-                    user_sent = true;
                 }
                 Some(Seen::Password) => {
                     let pw = self.cfg.password.clone().unwrap_or_default();
                     self.send(&format!("{pw}\r"))?;
-                }
-                // A login prompt again after the user was sent: a wrong password, or a
-                // prompt printed twice; say the user once more, then give up at the deadline.
-                Some(Seen::Login) => {
-                    let user = self.cfg.user.clone();
-                    self.send(&format!("{user}\r"))?;
                 }
                 None => {
                     let last = match self.partial() {

@@ -382,6 +382,7 @@ impl RunDir {
     }
 
     /// Opens a run to continue it: keeps every completed cycle, moves cut-short logs aside.
+    /// The resume entry's `from_cycle` is set to the first cycle without a record.
     pub fn resume(path: &Path, board: &str, resume: Resume) -> Result<Self, RunError> {
         let mpath = path.join("run.json");
         if !mpath.exists() {
@@ -432,7 +433,10 @@ impl RunDir {
             fs::rename(&from, &to).map_err(io_err(&from))?;
             moved.push(to);
         }
-        manifest.resumes.push(resume);
+        manifest.resumes.push(Resume {
+            from_cycle: done + 1,
+            ..resume
+        });
         let d = RunDir {
             path: path.to_path_buf(),
             manifest,
@@ -446,16 +450,22 @@ impl RunDir {
 
     /// Writes `run.json` atomically (temp file + rename).
     pub fn write_manifest(&self) -> Result<(), RunError> {
-        let p = self.path.join("run.json");
-        let tmp = self.path.join(".run.json.tmp");
         let mut text =
             serde_json::to_string_pretty(&self.manifest).map_err(|e| RunError::Format {
-                path: p.clone(),
+                path: self.path.join("run.json"),
                 message: e.to_string(),
             })?;
         text.push('\n');
+        self.write_file("run.json", text.as_bytes())
+    }
+
+    /// Writes the file `name` of the directory atomically (a synced temporary file renamed
+    /// over it).
+    pub fn write_file(&self, name: &str, bytes: &[u8]) -> Result<(), RunError> {
+        let p = self.path.join(name);
+        let tmp = self.path.join(format!(".{name}.tmp"));
         let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(text.as_bytes())
+        f.write_all(bytes)
             .and_then(|_| f.sync_all())
             .map_err(io_err(&tmp))?;
         fs::rename(&tmp, &p).map_err(io_err(&p))?;

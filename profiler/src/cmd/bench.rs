@@ -17,7 +17,7 @@ use crate::lab::Target;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -178,22 +178,15 @@ fn open_run(
     let target = Target::from_profile(&board, &files)?;
     let images = hash_images(&files)?;
     let run = match (&a.out, existing) {
-        (Some(out), Some(_)) => {
-            let mut r = RunDir::resume(
-                out,
-                &name,
-                Resume {
-                    at: now_rfc3339(),
-                    args: args.to_vec(),
-                    from_cycle: 0,
-                },
-            )?;
-            let next = r.next_cycle();
-            if let Some(last) = r.manifest_mut().resumes.last_mut() {
-                last.from_cycle = next;
-            }
-            r
-        }
+        (Some(out), Some(_)) => RunDir::resume(
+            out,
+            &name,
+            Resume {
+                at: now_rfc3339(),
+                args: args.to_vec(),
+                from_cycle: 0,
+            },
+        )?,
         (out, _) => {
             let out = out.clone().unwrap_or_else(|| {
                 PathBuf::from("runs").join(format!(
@@ -256,13 +249,6 @@ fn boot(
         },
         CycleEnd::Interrupted => Ok(None),
     }
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 /// Boots the board, runs the session, reads the capture back.
@@ -411,7 +397,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
         serde_json::to_writer(&mut jsonl, &m.record(BENCH_LOG))?;
         jsonl.push(b'\n');
     }
-    write_atomic(&run.path().join(BENCH_JSONL), &jsonl)?;
+    run.write_file(BENCH_JSONL, &jsonl)?;
     let manifest = BenchManifest {
         schema: BENCH_SCHEMA,
         board: &board.profile.name,
@@ -428,10 +414,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
         metrics: metrics.len(),
         warnings: &warnings,
     };
-    write_atomic(
-        &run.path().join(BENCH_MANIFEST),
-        &serde_json::to_vec_pretty(&manifest)?,
-    )?;
+    run.write_file(BENCH_MANIFEST, &serde_json::to_vec_pretty(&manifest)?)?;
     for w in &warnings {
         eprintln!("perfguide: warning: {w}");
     }

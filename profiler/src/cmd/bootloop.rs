@@ -283,11 +283,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
                 from_cycle: 0,
             },
         )?;
-        let next = r.next_cycle();
         let m = r.manifest_mut();
-        if let Some(last) = m.resumes.last_mut() {
-            last.from_cycle = next;
-        }
         if m.images != images {
             eprintln!("perfguide: warning: the image files differ from the run's first part (both are in run.json)");
             m.images.extend(images.iter().cloned().map(|mut i| {
