@@ -77,15 +77,15 @@ fn guide_from_a_run_directory() {
     let md = std::fs::read_to_string(run.join("guide.md")).unwrap();
     // Two successful cycles: U-Boot only in the first (the second is a falcon boot).
     assert!(
-        md.contains("| uboot | 1.538 (min 1.538, max 1.538) |"),
+        md.contains("| uboot | 1538.2 (min 1538.2, max 1538.2) |"),
         "{md}"
     );
     assert!(
-        md.contains("| a-spl | 1.157 (min 0.435, max 1.878) |"),
+        md.contains("| a-spl | 1156.9 (min 435.4, max 1878.5) |"),
         "{md}"
     );
     assert!(
-        md.contains("| Total (to the ready prompt) | 4.655 (min 2.586, max 6.724) |"),
+        md.contains("| Power-on to the ready prompt | 4.655 (min 2.586, max 6.724) |"),
         "{md}"
     );
     assert!(
@@ -93,12 +93,15 @@ fn guide_from_a_run_directory() {
         "{md}"
     );
     assert!(md.contains("# Performance Guide: vyasa\\|\\<b\\>"), "{md}");
-    assert!(md.contains("| uboot_tpl | 2017.09-rc2-13373-g2cffd0d-dirty |"));
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["schema"], "perfguide/summary/v1");
-    assert_eq!(summary["stats"]["boots"], 2);
-    assert_eq!(summary["failed"][0][0], 3);
+    assert!(md.contains("| U-Boot TPL | 2017.09-rc2-13373-g2cffd0d-dirty |"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["schema"], "perfguide/report/v1");
+    assert_eq!(report["runs"][0]["ok"], 2);
+    assert_eq!(report["runs"][0]["failed"][0][0], 3);
+    let boot = &report["sections"][0];
+    assert_eq!(boot["id"], "boot");
+    assert_eq!(boot["rows"][0]["values"][0].as_array().unwrap().len(), 2);
 }
 
 #[test]

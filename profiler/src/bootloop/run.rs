@@ -23,6 +23,22 @@ use std::path::{Path, PathBuf};
 /// Schema id of `run.json`.
 pub const RUN_SCHEMA: &str = "perfguide/run/v1";
 
+/// Writes `path` atomically: a synced temporary file beside it (`.<name>.tmp`) renamed over
+/// it, so a reader sees the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    f.write_all(bytes)
+        .and_then(|_| f.sync_all())
+        .map_err(io_err(&tmp))?;
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    Ok(())
+}
+
 /// The raw capture of a bench session.
 pub const BENCH_LOG: &str = "bench.log";
 /// The metrics of a bench session.
@@ -462,14 +478,7 @@ impl RunDir {
     /// Writes the file `name` of the directory atomically (a synced temporary file renamed
     /// over it).
     pub fn write_file(&self, name: &str, bytes: &[u8]) -> Result<(), RunError> {
-        let p = self.path.join(name);
-        let tmp = self.path.join(format!(".{name}.tmp"));
-        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(bytes)
-            .and_then(|_| f.sync_all())
-            .map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &p).map_err(io_err(&p))?;
-        Ok(())
+        write_atomic(&self.path.join(name), bytes)
     }
 
     /// The directory.

@@ -16,3 +16,12 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+/// Writes a document to stdout; a closed stdout is not a failure.
+pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(bytes) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e),
+        _ => Ok(()),
+    }
+}

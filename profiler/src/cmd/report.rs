@@ -1,48 +1,143 @@
-//! `perfguide report`: the Performance Guide of a run directory.
+//! `perfguide report`: the Performance Guide of one or more run directories, in every format.
 
-use crate::report::Guide;
-use anyhow::{Context, Result};
+use crate::bootloop::run::write_atomic;
+use crate::report::{self, load::RunData, model::Report};
+use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
+
+/// A document format of the guide.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `guide.md`: Markdown.
+    Md,
+    /// `guide.rst`: reStructuredText for Sphinx.
+    Rst,
+    /// `report.html`: one self-contained page with pictures (inline SVG, no JavaScript).
+    Html,
+    /// `report.json`: every figure with every cycle's value (`perfguide/report/v1`).
+    Json,
+    /// `report.csv`: one line per figure and statistic.
+    Csv,
+}
+
+impl Format {
+    /// Every format, in the order they are written.
+    pub const ALL: [Format; 5] = [
+        Format::Md,
+        Format::Rst,
+        Format::Html,
+        Format::Json,
+        Format::Csv,
+    ];
+
+    /// The file a format is written to.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Format::Md => "guide.md",
+            Format::Rst => "guide.rst",
+            Format::Html => "report.html",
+            Format::Json => "report.json",
+            Format::Csv => "report.csv",
+        }
+    }
+
+    /// The document in this format.
+    pub fn render(self, r: &Report) -> Result<String> {
+        Ok(match self {
+            Format::Md => report::markdown::markdown(r),
+            Format::Rst => report::rst::rst(r),
+            Format::Html => report::html::html(r),
+            Format::Json => serde_json::to_string_pretty(r)? + "\n",
+            Format::Csv => report::csv::csv(r),
+        })
+    }
+}
 
 /// Arguments of `perfguide report`.
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = "\
-Reads run.json and boots.jsonl of a `perfguide boot-loop` run directory (the board is not
-needed again) and writes guide.md (the stage table as `mean (min X, max Y)`, bootstage, SBL
-profile, initcalls, software versions, failed cycles) and summary.json for scripts.
+Reads run.json, boots.jsonl and (when `perfguide bench` ran there) bench.jsonl of each run
+directory; the board is not needed again. Several run directories make one column each, as
+TI's tables have one column per board.
 
-Example:
-  perfguide report runs/qemu-arm64")]
+The guide: a setup table (board, SoC, versions, image hashes, tool, cycles, capture), the boot
+time as mean (min, max), the stage breakdown in ms, the console's cost per stage and the boot
+time projected with a quiet console (an estimate), U-Boot bootstage records, SBL profile
+points, the slowest initcalls and systemd units, the benchmark tables by tool, failed cycles.
+
+Files (all by default, into the first run directory or -o DIR):
+  guide.md     Markdown
+  guide.rst    reStructuredText (builds with sphinx-build -W)
+  report.html  one page, inline SVG pictures: the boot waterfall of the median cycle, each
+               stage's spread over the cycles, benchmark bars; readable with JavaScript off
+  report.json  perfguide/report/v1: every figure with every cycle's value; what
+               `perfguide compare` reads when the run directory is gone
+  report.csv   run,section,name,statistic,value,unit
+
+Examples:
+  perfguide report runs/q1
+  perfguide report runs/j721e runs/am62x -o guide/       # one column per board
+  perfguide report runs/q1 --format md -o -              # Markdown on stdout")]
 pub struct ReportArgs {
-    /// The run directory.
-    pub run: PathBuf,
-    /// Where to write the guide (default: RUN/guide.md); `-` for stdout.
+    /// The run directories (`perfguide boot-loop --out`).
+    #[arg(required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Formats to write (repeat or comma-separate) [default: all].
+    #[arg(long, short, value_enum, value_delimiter = ',')]
+    pub format: Vec<Format>,
+    /// Directory to write into [default: the first run directory]; `-` for stdout (one format).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
 }
 
+/// Reads run directories, saying how many cycles each holds and how long it took.
+pub fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunData>> {
+    let mut runs = Vec::new();
+    for d in dirs {
+        let t = Instant::now();
+        let r = RunData::load(d)?;
+        eprintln!(
+            "perfguide: read {}: {} cycles{} in {:.2} s",
+            d.display(),
+            r.records.len(),
+            if r.bench.is_empty() {
+                String::new()
+            } else {
+                format!(", {} benchmark figures", r.bench.len())
+            },
+            t.elapsed().as_secs_f64()
+        );
+        runs.push(r);
+    }
+    Ok(runs)
+}
+
 /// Runs the subcommand.
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
-    let g = Guide::load(&a.run)?;
-    let md = g.markdown();
-    let out = a.out.unwrap_or_else(|| a.run.join("guide.md"));
-    if out.as_os_str() == "-" {
-        use std::io::Write;
-        match std::io::stdout().lock().write_all(md.as_bytes()) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-            _ => {}
-        }
+    let runs = load_runs(&a.runs)?;
+    let r = report::guide::build(&runs);
+    let formats: Vec<Format> = if a.format.is_empty() {
+        Format::ALL.to_vec()
     } else {
-        std::fs::write(&out, &md).with_context(|| format!("writing {}", out.display()))?;
-        let summary = a.run.join("summary.json");
-        std::fs::write(&summary, serde_json::to_string_pretty(&g)?)
-            .with_context(|| format!("writing {}", summary.display()))?;
-        eprintln!(
-            "perfguide: wrote {} and {}",
-            out.display(),
-            summary.display()
-        );
+        a.format.clone()
+    };
+    let out = a.out.clone().unwrap_or_else(|| a.runs[0].clone());
+    if out.as_os_str() == "-" {
+        if formats.len() != 1 {
+            bail!("-o - writes one format to stdout: give exactly one --format");
+        }
+        super::write_stdout(formats[0].render(&r)?.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
     }
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let mut written = Vec::new();
+    for f in formats {
+        let path = out.join(f.file_name());
+        write_atomic(&path, f.render(&r)?.as_bytes())?;
+        written.push(path.display().to_string());
+    }
+    eprintln!("perfguide: wrote {}", written.join(", "));
     Ok(ExitCode::SUCCESS)
 }

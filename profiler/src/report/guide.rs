@@ -1,0 +1,475 @@
+//! The figures of a guide computed from run directories: which sections, which rows, in which
+//! unit and order. Every value of every successful cycle is kept (a few bytes a figure), so the
+//! spread can be drawn and `perfguide compare` can test it.
+
+use super::load::RunData;
+use super::model::{Better, Report, Row, RunInfo, Section, REPORT_SCHEMA};
+use super::waterfall;
+use crate::bootloop::run::{CycleRecord, CycleStatus};
+use crate::profile::{Board, ConsoleConfig};
+use bootlog_parser::model::StageId;
+use bootlog_parser::stats::total_s;
+use std::collections::{BTreeMap, HashMap};
+
+/// Initcalls and systemd units shown: the slowest this many.
+pub const TOP: usize = 15;
+/// Baud rate a virtual console's cost is computed at.
+pub const NOMINAL_BAUD: u32 = 115_200;
+
+/// Rows being filled run by run, in the order their names first appear.
+struct Columns {
+    runs: usize,
+    order: Vec<String>,
+    values: HashMap<String, Vec<Vec<f64>>>,
+}
+
+impl Columns {
+    fn new(runs: usize) -> Self {
+        Columns {
+            runs,
+            order: Vec::new(),
+            values: HashMap::new(),
+        }
+    }
+
+    fn push(&mut self, run: usize, name: &str, v: f64) {
+        if !v.is_finite() {
+            return;
+        }
+        if let Some(c) = self.values.get_mut(name) {
+            c[run].push(v);
+            return;
+        }
+        let mut c = vec![Vec::new(); self.runs];
+        c[run].push(v);
+        self.order.push(name.to_string());
+        self.values.insert(name.to_string(), c);
+    }
+
+    fn rows(mut self, unit: &str, better: Better) -> Vec<Row> {
+        self.order
+            .iter()
+            .map(|n| {
+                let v = self.values.remove(n).unwrap_or_default();
+                Row::new(n.clone(), unit, better, v)
+            })
+            .collect()
+    }
+}
+
+/// The largest mean of a row over its runs (what ranks initcalls and units).
+fn largest_mean(r: &Row) -> f64 {
+    r.summaries
+        .iter()
+        .flatten()
+        .map(|s| s.mean)
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The console a run's board profile names, and the baud its cost is computed at.
+fn baud_of(profile: Option<&Board>) -> (u32, bool) {
+    match profile.and_then(|b| b.lab.console.as_ref()) {
+        Some(ConsoleConfig::Serial { baud, .. }) => (*baud, false),
+        _ => (NOMINAL_BAUD, true),
+    }
+}
+
+/// Time on the wire of `bytes` at `baud`, 8N1 (10 bits a byte), ms.
+pub fn wire_ms(bytes: f64, baud: u32) -> f64 {
+    bytes * 10.0 / f64::from(baud) * 1e3
+}
+
+/// The guide of `runs`, one column each.
+pub fn build(runs: &[RunData]) -> Report {
+    let n = runs.len();
+    let oks: Vec<Vec<&CycleRecord>> = runs
+        .iter()
+        .map(|r| {
+            r.records
+                .iter()
+                .filter(|c| c.status == CycleStatus::Ok)
+                .collect()
+        })
+        .collect();
+    let boards: Vec<Option<Board>> = runs
+        .iter()
+        .map(|r| Board::from_toml_str(&r.manifest.board, &r.manifest.board_profile).ok())
+        .collect();
+    let bauds: Vec<(u32, bool)> = boards.iter().map(|b| baud_of(b.as_ref())).collect();
+
+    let mut boot = Columns::new(n);
+    let mut stages = Columns::new(n);
+    let mut bytes = Columns::new(n);
+    let mut wire = Columns::new(n);
+    let mut quiet = Columns::new(n);
+    let mut bootstage = Columns::new(n);
+    let mut sbl = Columns::new(n);
+    let mut initcalls = Columns::new(n);
+    let mut systemd = Columns::new(n);
+    let ready = "Power-on to the ready prompt";
+    for (i, cycles) in oks.iter().enumerate() {
+        for c in cycles {
+            let b = &c.boot;
+            let total = total_s(b);
+            if let Some(t) = total {
+                boot.push(i, ready, t);
+            }
+            let mut on_wire = 0.0;
+            for s in &b.stages {
+                if let Some(d) = s.duration_s {
+                    stages.push(i, s.id.as_str(), d * 1e3);
+                }
+                if let Some(by) = s.console_bytes {
+                    bytes.push(i, s.id.as_str(), by as f64);
+                    let ms = wire_ms(by as f64, bauds[i].0);
+                    wire.push(i, s.id.as_str(), ms);
+                    on_wire += ms;
+                }
+            }
+            // A virtual console costs no wire time: nothing to project.
+            if let (Some(t), false) = (total, bauds[i].1) {
+                if on_wire > 0.0 {
+                    quiet.push(
+                        i,
+                        "Power-on to the ready prompt, quiet console",
+                        t - on_wire / 1e3,
+                    );
+                }
+            }
+            for r in &b.bootstage {
+                bootstage.push(i, &r.name, r.mark_us as f64 / 1e3);
+            }
+            for p in &b.sbl_profile {
+                if let Some(v) = p.duration_us.or(p.timestamp_us) {
+                    sbl.push(i, &format!("{}:{}", p.run, p.name), v as f64 / 1e3);
+                }
+            }
+            for (k, t) in b.sbl_total_us.iter().enumerate() {
+                sbl.push(i, &format!("{k}:total"), *t as f64 / 1e3);
+            }
+            for ic in &b.initcalls {
+                initcalls.push(i, &ic.name, ic.duration_us as f64 / 1e3);
+            }
+            if let Some(sd) = &b.systemd {
+                for u in &sd.blame {
+                    if let Some(d) = u.duration_s {
+                        systemd.push(i, &u.name, d * 1e3);
+                    }
+                }
+            }
+        }
+    }
+
+    let mut sections = Vec::new();
+    let mut add = |id: &str, title: String, note: String, rows: Vec<Row>| {
+        if !rows.is_empty() {
+            sections.push(Section {
+                id: id.to_string(),
+                title,
+                note,
+                rows,
+            });
+        }
+    };
+    let cycles_said = cycles_phrase(&oks);
+    add(
+        "boot",
+        format!("Linux boot time ({cycles_said})"),
+        "Seconds from power-on to the board's ready prompt (a login prompt by default), on the host clock of the capture: mean (min, max) over the successful cycles.".into(),
+        boot.rows("s", Better::Lower),
+    );
+    let mut stage_rows = stages.rows("ms", Better::Lower);
+    stage_rows.sort_by_key(|r| stage_rank(&r.name));
+    add(
+        "stages",
+        "Boot time breakdown".into(),
+        "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock (a stage timed from the log's own clock says so in the boot records).".into(),
+        stage_rows,
+    );
+    let mut byte_rows = bytes.rows("bytes", Better::Lower);
+    byte_rows.sort_by_key(|r| stage_rank(&r.name));
+    let mut wire_rows = wire.rows("ms", Better::Lower);
+    wire_rows.sort_by_key(|r| stage_rank(&r.name));
+    let baud_said = baud_phrase(&bauds);
+    add(
+        "console_bytes",
+        "Console output per stage".into(),
+        "Bytes each stage printed on the console.".into(),
+        byte_rows,
+    );
+    add(
+        "console_ms",
+        "Console time per stage".into(),
+        format!("Milliseconds those bytes take on the wire at {baud_said}, 8N1 (10 bits a byte). A virtual console costs no wire time; its figures say what a serial console at that rate would."),
+        wire_rows,
+    );
+    let mut quiet_rows = quiet.rows("s", Better::Lower);
+    quiet_rows.iter_mut().for_each(|r| r.estimate = true);
+    add(
+        "quiet",
+        "Boot time with a quiet console (estimate)".into(),
+        "An estimate, not a measurement: each cycle's boot time less the time its console output takes on the wire, as if printing held the boot up for all of it (true of a polled UART; a buffered console hides part of it).".into(),
+        quiet_rows,
+    );
+    let mut bs = bootstage.rows("ms", Better::Lower);
+    bs.sort_by(|a, b| first_mean(a).total_cmp(&first_mean(b)));
+    add(
+        "bootstage",
+        "U-Boot bootstage".into(),
+        "Bootstage marks in milliseconds since reset on U-Boot's timer (target clock).".into(),
+        bs,
+    );
+    add(
+        "sbl",
+        "SBL boot time breakdown".into(),
+        "Milliseconds per SBL profile point (run:step): the step's duration where the SBL prints one (MCU+ SDK), else its time since SBL start (PDK), on the SBL's timer (target clock).".into(),
+        sbl.rows("ms", Better::Lower),
+    );
+    add(
+        "initcalls",
+        format!("Slowest kernel initcalls (top {TOP})"),
+        "Milliseconds per initcall from initcall_debug (target clock).".into(),
+        top(initcalls.rows("ms", Better::Lower)),
+    );
+    add(
+        "systemd",
+        format!("Slowest systemd units (top {TOP})"),
+        "Milliseconds per unit from systemd-analyze blame (target clock).".into(),
+        top(systemd.rows("ms", Better::Lower)),
+    );
+    for s in bench_sections(runs) {
+        sections.push(s);
+    }
+
+    let waterfalls = oks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| waterfall::of_median(i, c))
+        .collect();
+    Report {
+        schema: REPORT_SCHEMA.into(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        runs: runs
+            .iter()
+            .zip(&oks)
+            .zip(boards.iter().zip(&bauds))
+            .map(|((r, ok), (b, baud))| run_info(r, ok.len(), b.as_ref(), *baud))
+            .collect(),
+        sections,
+        waterfalls,
+    }
+}
+
+fn first_mean(r: &Row) -> f64 {
+    r.summaries
+        .iter()
+        .flatten()
+        .map(|s| s.mean)
+        .next()
+        .unwrap_or(f64::INFINITY)
+}
+
+fn top(mut rows: Vec<Row>) -> Vec<Row> {
+    rows.sort_by(|a, b| largest_mean(b).total_cmp(&largest_mean(a)));
+    rows.truncate(TOP);
+    rows
+}
+
+fn stage_rank(name: &str) -> usize {
+    StageId::ALL
+        .iter()
+        .position(|s| s.as_str() == name)
+        .unwrap_or(usize::MAX)
+}
+
+/// `10 boot cycles`, or `10 and 12 boot cycles` for several runs.
+fn cycles_phrase(oks: &[Vec<&CycleRecord>]) -> String {
+    let mut ns: Vec<usize> = oks.iter().map(Vec::len).collect();
+    ns.dedup();
+    let n: Vec<String> = ns.iter().map(usize::to_string).collect();
+    let one = ns.len() == 1 && ns[0] == 1;
+    format!(
+        "{} boot cycle{}",
+        n.join(" and "),
+        if one { "" } else { "s" }
+    )
+}
+
+fn baud_phrase(bauds: &[(u32, bool)]) -> String {
+    let mut v: Vec<String> = bauds
+        .iter()
+        .map(|(b, nominal)| {
+            if *nominal {
+                format!("{b} baud (nominal: the console is virtual)")
+            } else {
+                format!("{b} baud")
+            }
+        })
+        .collect();
+    v.dedup();
+    v.join(" / ")
+}
+
+/// A benchmark row's unit and direction, by row name.
+type Units = HashMap<String, (String, Better)>;
+
+/// The benchmark tables: one section per tool (`bench/<tool>`), a row per benchmark and
+/// metric, every run's value.
+fn bench_sections(runs: &[RunData]) -> Vec<Section> {
+    let n = runs.len();
+    // tool -> (row key -> (unit, better)), rows in first-seen order.
+    let mut tools: BTreeMap<String, (Columns, Units)> = BTreeMap::new();
+    for (i, r) in runs.iter().enumerate() {
+        for m in &r.bench {
+            let tool = m.benchmark.split('/').next().unwrap_or(&m.benchmark);
+            let test = m.benchmark.split_once('/').map_or("", |t| t.1);
+            let name = if test.is_empty() || test == m.metric {
+                format!("{} ({})", m.metric, m.benchmark)
+            } else {
+                format!("{test}: {}", m.metric)
+            };
+            let e = tools
+                .entry(tool.to_string())
+                .or_insert_with(|| (Columns::new(n), HashMap::new()));
+            e.0.push(i, &name, m.value);
+            e.1.entry(name).or_insert((m.unit.clone(), m.better));
+        }
+    }
+    tools
+        .into_iter()
+        .map(|(tool, (cols, units))| {
+            let rows = cols
+                .order
+                .clone()
+                .into_iter()
+                .map(|name| {
+                    let (unit, better) = units[&name].clone();
+                    let v = cols.values[&name].clone();
+                    Row::new(name, unit, better, v)
+                })
+                .collect();
+            Section {
+                id: format!("bench/{tool}"),
+                title: format!("Benchmark: {tool}"),
+                note: "mean (min, max) over the benchmark's runs on the booted image (perfguide bench).".into(),
+                rows,
+            }
+        })
+        .collect()
+}
+
+/// The setup column of a run.
+fn run_info(r: &RunData, ok: usize, board: Option<&Board>, baud: (u32, bool)) -> RunInfo {
+    let m = &r.manifest;
+    let mut setup: Vec<(String, String)> = vec![("Board".into(), m.board.clone())];
+    if let Some(soc) = board
+        .map(|b| b.profile.soc.clone())
+        .filter(|s| !s.is_empty())
+    {
+        setup.push(("SoC".into(), soc));
+    }
+    let first = r.records.iter().find(|c| c.status == CycleStatus::Ok);
+    if let Some(k) = first.and_then(|c| c.boot.kernel.as_ref()) {
+        if let Some(machine) = &k.machine {
+            setup.push(("Machine".into(), machine.clone()));
+        }
+    }
+    // Components as seen over the cycles; more than one value means they changed.
+    let mut comps: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for c in &r.records {
+        for (k, v) in &c.boot.components {
+            let e = comps.entry(k.as_str()).or_default();
+            if !e.contains(&v.as_str()) {
+                e.push(v.as_str());
+            }
+        }
+    }
+    for (k, v) in comps {
+        setup.push((component_label(k), v.join(" / ")));
+    }
+    if let Some(cmdline) = first
+        .and_then(|c| c.boot.kernel.as_ref())
+        .and_then(|k| k.cmdline.clone())
+    {
+        setup.push(("Kernel command line".into(), cmdline));
+    }
+    for i in &m.images {
+        setup.push((
+            format!("Image: {}", i.role),
+            format!(
+                "{} ({} bytes, sha256 {})",
+                i.path.display(),
+                i.bytes,
+                i.sha256
+            ),
+        ));
+    }
+    setup.push(("Tool".into(), format!("{} {}", m.tool.name, m.tool.version)));
+    let failed: Vec<(u32, String)> = r
+        .records
+        .iter()
+        .filter(|c| c.status == CycleStatus::Failed)
+        .map(|c| {
+            (
+                c.cycle,
+                c.failure
+                    .as_ref()
+                    .map(|f| format!("{}: {}", f.reason.as_str(), f.detail))
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    setup.push((
+        "Cycles".into(),
+        format!(
+            "{} recorded of {} planned: {} reached the ready prompt, {} failed",
+            r.records.len(),
+            m.cycles,
+            ok,
+            failed.len()
+        ),
+    ));
+    setup.push((
+        "Capture".into(),
+        format!(
+            "console {}; every line stamped on the host clock as it arrives; power {}",
+            m.console, m.power
+        ),
+    ));
+    setup.push((
+        "Host".into(),
+        format!(
+            "{} ({}, {} CPUs), run started {}",
+            m.host.hostname, m.host.os, m.host.cpus, m.started
+        ),
+    ));
+    RunInfo {
+        name: r.name(),
+        dir: r.dir.display().to_string(),
+        board: m.board.clone(),
+        setup,
+        planned: m.cycles,
+        recorded: r.records.len(),
+        ok,
+        failed,
+        baud: baud.0,
+        baud_nominal: baud.1,
+    }
+}
+
+/// A component key as the setup table names it.
+fn component_label(k: &str) -> String {
+    match k {
+        "kernel" => "Kernel".into(),
+        "uboot" => "U-Boot".into(),
+        "uboot_spl" => "U-Boot SPL".into(),
+        "uboot_tpl" => "U-Boot TPL".into(),
+        "tfa" => "TF-A".into(),
+        "optee" => "OP-TEE".into(),
+        "sysfw" => "SYSFW / TIFS".into(),
+        "sysfw_abi" => "SYSFW ABI".into(),
+        "rpi_bootloader" => "Raspberry Pi bootloader".into(),
+        "rpi_firmware" => "Raspberry Pi firmware".into(),
+        k => k.to_string(),
+    }
+}

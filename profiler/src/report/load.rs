@@ -1,0 +1,101 @@
+//! A run directory read for a report: `run.json`, `boots.jsonl` and, when a bench session ran
+//! there, `bench.jsonl`.
+
+use super::ReportError;
+use crate::bootloop::run::{load_records, CycleRecord, RunManifest, BENCH_JSONL};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// One `perfguide/bench/v1` line of `bench.jsonl`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct BenchLine {
+    /// The runner's id, `<tool>/<test>`.
+    pub benchmark: String,
+    /// The figure's name.
+    pub metric: String,
+    /// The value.
+    pub value: f64,
+    /// Its unit.
+    pub unit: String,
+    /// `higher` or `lower`.
+    pub better: super::model::Better,
+    /// 1-based run of the benchmark.
+    #[serde(default)]
+    pub run: u32,
+}
+
+/// What a report reads of a run directory.
+#[derive(Debug)]
+pub struct RunData {
+    /// The directory.
+    pub dir: PathBuf,
+    /// `run.json`.
+    pub manifest: RunManifest,
+    /// `boots.jsonl`, in cycle order.
+    pub records: Vec<CycleRecord>,
+    /// `bench.jsonl` (empty when no bench session ran there).
+    pub bench: Vec<BenchLine>,
+}
+
+impl RunData {
+    /// Reads the run directory `dir`.
+    pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+        if !dir.is_dir() {
+            return Err(ReportError::NotARun(dir.to_path_buf()));
+        }
+        let mpath = dir.join("run.json");
+        let text = std::fs::read_to_string(&mpath).map_err(|e| ReportError::Manifest {
+            path: mpath.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let manifest: RunManifest =
+            serde_json::from_str(&text).map_err(|e| ReportError::Manifest {
+                path: mpath.display().to_string(),
+                message: e.to_string(),
+            })?;
+        let records = load_records(&dir.join("boots.jsonl"), false)?;
+        let bench = load_bench(&dir.join(BENCH_JSONL))?;
+        Ok(RunData {
+            dir: dir.to_path_buf(),
+            manifest,
+            records,
+            bench,
+        })
+    }
+
+    /// The column name: the directory's last component.
+    pub fn name(&self) -> String {
+        self.dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.dir.display().to_string())
+    }
+}
+
+/// Reads `bench.jsonl`; a missing file is no benchmarks.
+fn load_bench(path: &Path) -> Result<Vec<BenchLine>, ReportError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(ReportError::Bench {
+                path: path.to_path_buf(),
+                line: 0,
+                message: e.to_string(),
+            })
+        }
+    };
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let m: BenchLine = serde_json::from_str(l).map_err(|e| ReportError::Bench {
+            path: path.to_path_buf(),
+            line: i as u64 + 1,
+            message: e.to_string(),
+        })?;
+        out.push(m);
+    }
+    Ok(out)
+}
