@@ -13,6 +13,7 @@
 pub mod bench;
 pub mod bootloop;
 pub mod cmd;
+pub mod compare;
 pub mod digest;
 pub mod flock;
 pub mod image;

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 ///
 /// Typical flow: `perfguide image build` (QEMU reference board), `perfguide boot-loop` to
 /// power-cycle a board N times with host-timestamped console capture, `perfguide parse` to break
-/// any console log into stages, `perfguide report` to write the Performance Guide.
+/// any console log into stages, `perfguide report` to write the Performance Guide, `perfguide compare` to tell whether a
+/// change made the boot faster beyond the noise.
 #[derive(Parser)]
 #[command(name = "perfguide", version, about, long_about = None, propagate_version = true)]
 struct Cli {
@@ -32,8 +33,13 @@ enum Command {
     /// Power-cycle a board N times, capturing the console with host timestamps, and break
     /// every boot into stages.
     BootLoop(cmd::bootloop::BootLoopArgs),
-    /// Write the Performance Guide of a run directory.
+    /// Write the Performance Guide of run directories: Markdown, RST, HTML with pictures, JSON
+    /// and CSV.
     Report(cmd::report::ReportArgs),
+    /// Compare two runs figure by figure (Mann-Whitney U, Hodges-Lehmann shift): faster,
+    /// slower or no significant change; exit 1 on a regression. Or check a run against
+    /// reference limits.
+    Compare(cmd::compare::CompareArgs),
     /// Boot the board, log in on its console and run its benchmarks with `perfguide-bench`:
     /// a table of every metric as `mean (min, max)` over the runs, and bench.jsonl;
     /// `bench parse` reads the figures of any capture or benchmark output.
@@ -48,6 +54,7 @@ fn main() -> ExitCode {
         Command::Image(a) => cmd::image::run(a),
         Command::BootLoop(a) => cmd::bootloop::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };
     match result {

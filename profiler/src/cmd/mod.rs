@@ -5,6 +5,7 @@ pub mod bench;
 pub mod bench_parse;
 pub mod boards;
 pub mod bootloop;
+pub mod compare;
 pub mod image;
 pub mod parse;
 pub mod report;

@@ -117,7 +117,7 @@ pub fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunData>> {
 /// Runs the subcommand.
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let runs = load_runs(&a.runs)?;
-    let r = report::guide::build(&runs);
+    let r = report::guide::build(&runs, Some(report::guide::TOP));
     let formats: Vec<Format> = if a.format.is_empty() {
         Format::ALL.to_vec()
     } else {

@@ -79,8 +79,9 @@ pub fn wire_ms(bytes: f64, baud: u32) -> f64 {
     bytes * 10.0 / f64::from(baud) * 1e3
 }
 
-/// The guide of `runs`, one column each.
-pub fn build(runs: &[RunData]) -> Report {
+/// The guide of `runs`, one column each; initcalls and systemd units cut to the slowest
+/// `top` (every one with `None`, as `perfguide compare` takes them).
+pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     let n = runs.len();
     let oks: Vec<Vec<&CycleRecord>> = runs
         .iter()
@@ -227,15 +228,15 @@ pub fn build(runs: &[RunData]) -> Report {
     );
     add(
         "initcalls",
-        format!("Slowest kernel initcalls (top {TOP})"),
+        top_title("Kernel initcalls", top),
         "Milliseconds per initcall from initcall_debug (target clock).".into(),
-        top(initcalls.rows("ms", Better::Lower)),
+        slowest(initcalls.rows("ms", Better::Lower), top),
     );
     add(
         "systemd",
-        format!("Slowest systemd units (top {TOP})"),
+        top_title("systemd units", top),
         "Milliseconds per unit from systemd-analyze blame (target clock).".into(),
-        top(systemd.rows("ms", Better::Lower)),
+        slowest(systemd.rows("ms", Better::Lower), top),
     );
     for s in bench_sections(runs) {
         sections.push(s);
@@ -269,10 +270,20 @@ fn first_mean(r: &Row) -> f64 {
         .unwrap_or(f64::INFINITY)
 }
 
-fn top(mut rows: Vec<Row>) -> Vec<Row> {
+/// The rows slowest first, the first `top` of them.
+fn slowest(mut rows: Vec<Row>, top: Option<usize>) -> Vec<Row> {
     rows.sort_by(|a, b| largest_mean(b).total_cmp(&largest_mean(a)));
-    rows.truncate(TOP);
+    if let Some(n) = top {
+        rows.truncate(n);
+    }
     rows
+}
+
+fn top_title(what: &str, top: Option<usize>) -> String {
+    match top {
+        Some(n) => format!("{what}: the slowest {n}"),
+        None => format!("{what}, slowest first"),
+    }
 }
 
 fn stage_rank(name: &str) -> usize {

@@ -1,0 +1,524 @@
+//! The two-sample statistics of a comparison, distribution-free because boot times are not
+//! normal (a slow cycle now and then, several modes): the Mann-Whitney U test, the
+//! Hodges-Lehmann shift with its confidence interval, and the sample size a test would need.
+//! Results match `scipy.stats.mannwhitneyu` and R's `wilcox.test(cand, base, conf.int = TRUE)`.
+
+/// Largest side for which the exact distribution of U is used (when there are no ties).
+pub const EXACT_UP_TO: usize = 50;
+
+/// A two-sided Mann-Whitney U test.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct MannWhitney {
+    /// The candidate's U: pairs where the candidate's value is larger, ties counted half.
+    pub u: f64,
+    /// Two-sided p-value.
+    pub p: f64,
+    /// Exact distribution (no ties, both sides at most [`EXACT_UP_TO`]), else the normal
+    /// approximation with tie and continuity corrections.
+    pub exact: bool,
+}
+
+/// The Hodges-Lehmann shift of candidate - base.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Shift {
+    /// The median of every pairwise difference `cand[j] - base[i]`.
+    pub estimate: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+    /// The confidence asked for.
+    pub level: f64,
+    /// The confidence the interval has: order statistics of the differences can only give
+    /// some levels, and the one at or above `level` is taken (the whole range of differences,
+    /// with less than `level`, when the sides are too small for any).
+    pub achieved: f64,
+}
+
+fn finite(v: &[f64]) -> Vec<f64> {
+    v.iter().copied().filter(|x| x.is_finite()).collect()
+}
+
+/// The Mann-Whitney U test of `cand` against `base`, two-sided. Values that are not finite
+/// are left out; `None` when a side has none.
+pub fn mann_whitney(base: &[f64], cand: &[f64]) -> Option<MannWhitney> {
+    let (b, c) = (finite(base), finite(cand));
+    let (n, m) = (b.len(), c.len());
+    if n == 0 || m == 0 {
+        return None;
+    }
+    // Ranks of the pooled values, ties given their mean rank.
+    let mut all: Vec<(f64, bool)> = b
+        .iter()
+        .map(|&x| (x, false))
+        .chain(c.iter().map(|&x| (x, true)))
+        .collect();
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total = all.len();
+    let mut rank_sum_cand = 0.0;
+    let mut tie_term = 0.0;
+    let mut i = 0;
+    while i < total {
+        let mut j = i;
+        while j + 1 < total && all[j + 1].0 == all[i].0 {
+            j += 1;
+        }
+        let t = (j - i + 1) as f64;
+        let rank = (i + j) as f64 / 2.0 + 1.0;
+        for x in &all[i..=j] {
+            if x.1 {
+                rank_sum_cand += rank;
+            }
+        }
+        tie_term += t * t * t - t;
+        i = j + 1;
+    }
+    let u = rank_sum_cand - (m * (m + 1)) as f64 / 2.0;
+    let (nf, mf) = (n as f64, m as f64);
+    if tie_term == 0.0 && n <= EXACT_UP_TO && m <= EXACT_UP_TO {
+        let d = UDistribution::new(n, m);
+        let k = u.round() as usize;
+        let p = (2.0 * d.cdf(k).min(d.sf(k))).min(1.0);
+        return Some(MannWhitney { u, p, exact: true });
+    }
+    let mu = nf * mf / 2.0;
+    let nn = nf + mf;
+    let var = nf * mf / 12.0 * ((nn + 1.0) - tie_term / (nn * (nn - 1.0)));
+    let p = if var <= 0.0 {
+        1.0
+    } else {
+        let z = ((u - mu).abs() - 0.5).max(0.0) / var.sqrt();
+        (2.0 * normal_sf(z)).min(1.0)
+    };
+    Some(MannWhitney { u, p, exact: false })
+}
+
+/// The distribution of U for sides of `n` and `m` values without ties: counts of the
+/// arrangements giving each U, from 0 to `n * m`.
+struct UDistribution {
+    /// `counts[u] / total` is P(U = u).
+    prob: Vec<f64>,
+}
+
+impl UDistribution {
+    fn new(n: usize, m: usize) -> Self {
+        // Subsets of size k of {1..N} by rank sum, built element by element; U = S - k(k+1)/2.
+        let k = n.min(m);
+        let big = n + m;
+        let max_sum = (big * (big + 1)) / 2;
+        let mut dp = vec![vec![0.0f64; max_sum + 1]; k + 1];
+        dp[0][0] = 1.0;
+        for e in 1..=big {
+            for c in (1..=k.min(e)).rev() {
+                let (lo, hi) = dp.split_at_mut(c);
+                let prev = &lo[c - 1];
+                let cur = &mut hi[0];
+                for s in (e..=max_sum).rev() {
+                    cur[s] += prev[s - e];
+                }
+            }
+        }
+        let base = k * (k + 1) / 2;
+        let counts: Vec<f64> = (0..=n * m).map(|u| dp[k][u + base]).collect();
+        let total: f64 = counts.iter().sum();
+        UDistribution {
+            prob: counts.into_iter().map(|c| c / total).collect(),
+        }
+    }
+
+    /// P(U <= u).
+    fn cdf(&self, u: usize) -> f64 {
+        self.prob[..=u.min(self.prob.len() - 1)].iter().sum()
+    }
+
+    /// P(U >= u).
+    fn sf(&self, u: usize) -> f64 {
+        self.prob[u.min(self.prob.len())..].iter().sum()
+    }
+}
+
+/// The Hodges-Lehmann estimate of `cand - base` and its confidence interval at `level` (e.g.
+/// 0.95), as R's `wilcox.test(cand, base, conf.int = TRUE)` gives it: the k-th smallest and
+/// k-th largest of the `n * m` pairwise differences, k the lower `(1 - level) / 2` quantile of
+/// U (exact distribution as in [`mann_whitney`], else the normal approximation
+/// `k = n m / 2 - z sqrt(n m (n + m + 1) / 12)`). `None` when a side has no finite value.
+pub fn hodges_lehmann(base: &[f64], cand: &[f64], level: f64) -> Option<Shift> {
+    let (b, c) = (finite(base), finite(cand));
+    let (n, m) = (b.len(), c.len());
+    if n == 0 || m == 0 {
+        return None;
+    }
+    let mut d: Vec<f64> = Vec::with_capacity(n * m);
+    for &y in &c {
+        for &x in &b {
+            d.push(y - x);
+        }
+    }
+    d.sort_by(f64::total_cmp);
+    let nm = d.len();
+    let estimate = if nm % 2 == 1 {
+        d[nm / 2]
+    } else {
+        (d[nm / 2 - 1] + d[nm / 2]) / 2.0
+    };
+    let alpha = 1.0 - level;
+    let ties = {
+        let mut all: Vec<f64> = b.iter().chain(&c).copied().collect();
+        all.sort_by(f64::total_cmp);
+        all.windows(2).any(|w| w[0] == w[1])
+    };
+    let (k, achieved) = if !ties && n <= EXACT_UP_TO && m <= EXACT_UP_TO {
+        let dist = UDistribution::new(n, m);
+        // qwilcox(alpha / 2): the smallest u with P(U <= u) >= alpha / 2; at least 1.
+        let mut acc = 0.0;
+        let mut q = 0;
+        for (u, p) in dist.prob.iter().enumerate() {
+            acc += p;
+            if acc >= alpha / 2.0 {
+                q = u;
+                break;
+            }
+        }
+        let q = q.max(1);
+        (q, 1.0 - 2.0 * dist.cdf(q - 1))
+    } else {
+        let z = normal_quantile(1.0 - alpha / 2.0);
+        let (nf, mf) = (n as f64, m as f64);
+        let k = (nf * mf / 2.0 - z * (nf * mf * (nf + mf + 1.0) / 12.0).sqrt()).round();
+        (k.max(1.0) as usize, level)
+    };
+    let k = k.min(nm);
+    // Too small for the level: k reaches past the middle; the whole range is all there is.
+    let (low, high, achieved) = if k > nm - k + 1 || achieved < 0.0 {
+        (d[0], d[nm - 1], 0.0)
+    } else {
+        (d[k - 1], d[nm - k], achieved)
+    };
+    Some(Shift {
+        estimate,
+        low,
+        high,
+        level,
+        achieved,
+    })
+}
+
+/// Values a side needs for a two-sided test at 5 % to find a shift of `shift` with 80 %
+/// power, given the pooled standard deviation of `base` and `cand`:
+/// `n = 2 ((z_0.975 + z_0.8) sd / shift)^2` for a t-test, times `pi / 3` (the Mann-Whitney
+/// test's asymptotic efficiency relative to it is `3 / pi`), rounded up, at least 2. `None`
+/// when the spread or the shift is zero, or a side has fewer than 2 values.
+pub fn cycles_needed(base: &[f64], cand: &[f64], shift: f64) -> Option<usize> {
+    let (b, c) = (finite(base), finite(cand));
+    if b.len() < 2 || c.len() < 2 || shift == 0.0 || !shift.is_finite() {
+        return None;
+    }
+    let var = |v: &[f64]| {
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        v.iter().map(|x| (x - mean).powi(2)).sum::<f64>()
+    };
+    let sd = ((var(&b) + var(&c)) / (b.len() + c.len() - 2) as f64).sqrt();
+    if sd == 0.0 {
+        return None;
+    }
+    let z = normal_quantile(0.975) + normal_quantile(0.8);
+    let n = 2.0 * (z * sd / shift).powi(2) * std::f64::consts::PI / 3.0;
+    Some((n.ceil() as usize).max(2))
+}
+
+/// P(Z > z) for a standard normal Z: `erfc(z / sqrt 2) / 2`.
+pub fn normal_sf(z: f64) -> f64 {
+    0.5 * erfc(z / std::f64::consts::SQRT_2)
+}
+
+/// The complementary error function, W. J. Cody's rational Chebyshev approximations (Math.
+/// Comp. 23, 1969), relative error below 1e-15 over the whole line. The coefficients are
+/// Cody's as published, some with more digits than an f64 holds.
+#[allow(clippy::excessive_precision)]
+pub fn erfc(x: f64) -> f64 {
+    let ax = x.abs();
+    let r = if ax < 0.5 {
+        const A: [f64; 5] = [
+            3.161_123_743_870_565_6,
+            113.864_154_151_050_16,
+            377.485_237_685_302_1,
+            3_209.377_589_138_469_5,
+            0.185_777_706_184_603_15,
+        ];
+        const B: [f64; 4] = [
+            23.601_290_952_344_122,
+            244.024_637_934_444_17,
+            1_282.616_526_077_372_3,
+            2_844.236_833_439_170_6,
+        ];
+        let y = x * x;
+        let mut num = A[4] * y;
+        let mut den = y;
+        for i in 0..3 {
+            num = (num + A[i]) * y;
+            den = (den + B[i]) * y;
+        }
+        return 1.0 - x * (num + A[3]) / (den + B[3]);
+    } else if ax <= 4.0 {
+        const C: [f64; 9] = [
+            0.564_188_496_988_670_1,
+            8.883_149_794_388_376,
+            66.119_190_637_141_63,
+            298.635_138_197_400_1,
+            881.952_221_241_769_1,
+            1_712.047_612_634_070_7,
+            2_051.078_377_826_071_6,
+            1_230.339_354_797_997_2,
+            2.153_115_354_744_038_3e-8,
+        ];
+        const D: [f64; 8] = [
+            15.744_926_110_709_835,
+            117.693_950_891_312_5,
+            537.181_101_862_009_9,
+            1_621.389_574_566_690_3,
+            3_290.799_235_733_459_7,
+            4_362.619_090_143_247,
+            3_439.367_674_143_721_6,
+            1_230.339_354_803_749_5,
+        ];
+        let mut num = C[8] * ax;
+        let mut den = ax;
+        for i in 0..7 {
+            num = (num + C[i]) * ax;
+            den = (den + D[i]) * ax;
+        }
+        let r = (num + C[7]) / (den + D[7]);
+        tail(ax, r)
+    } else {
+        const P: [f64; 6] = [
+            0.305_326_634_961_232_36,
+            0.360_344_899_949_804_45,
+            0.125_781_726_111_229_26,
+            0.016_083_785_148_742_275,
+            6.587_491_615_298_378e-4,
+            0.016_315_387_137_302_097,
+        ];
+        const Q: [f64; 5] = [
+            2.568_520_192_289_822,
+            1.872_952_849_923_460_4,
+            0.527_905_102_951_428_4,
+            0.060_518_341_312_441_32,
+            0.002_335_204_976_268_691_8,
+        ];
+        let y = 1.0 / (ax * ax);
+        let mut num = P[5] * y;
+        let mut den = y;
+        for i in 0..4 {
+            num = (num + P[i]) * y;
+            den = (den + Q[i]) * y;
+        }
+        let r = y * (num + P[4]) / (den + Q[4]);
+        let r = (1.0 / std::f64::consts::PI.sqrt() - r) / ax;
+        tail(ax, r)
+    };
+    if x < 0.0 {
+        2.0 - r
+    } else {
+        r
+    }
+}
+
+/// `exp(-x^2) * r`, with `x^2` split so that its rounding does not cost accuracy (Cody).
+fn tail(x: f64, r: f64) -> f64 {
+    let ysq = (x * 16.0).trunc() / 16.0;
+    let del = (x - ysq) * (x + ysq);
+    (-ysq * ysq).exp() * (-del).exp() * r
+}
+
+/// The standard normal quantile: Acklam's rational approximation refined by one Halley step
+/// on [`normal_sf`], relative error near 1e-15.
+#[allow(clippy::excessive_precision)]
+pub fn normal_quantile(p: f64) -> f64 {
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let low = 0.024_25;
+    let x = if p < low {
+        let q = (-2.0 * p.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    } else if p <= 1.0 - low {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    } else {
+        let q = (-2.0 * (1.0 - p).ln()).sqrt();
+        -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    // One Halley step: e = Phi(x) - p.
+    let e = (1.0 - normal_sf(x)) - p;
+    let u = e * (2.0 * std::f64::consts::PI).sqrt() * (x * x / 2.0).exp();
+    x - u / (1.0 + x * u / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    //! Reference values from scipy 1.17.1 (`scipy.stats.mannwhitneyu(cand, base,
+    //! alternative='two-sided', method='exact' | 'asymptotic')`, `numpy.median` of the pairwise
+    //! differences) and, for the intervals, R's `wilcox.test` procedure run on an exact
+    //! null distribution computed by the recursion f(u, n, m) = f(u - m, n - 1, m) + f(u, n, m - 1)
+    //! (not the subset-sum table used here).
+    use super::*;
+
+    fn close(a: f64, b: f64, rel: f64) -> bool {
+        (a - b).abs() <= rel * b.abs().max(1e-300)
+    }
+
+    /// R's `?wilcox.test` example: x (depression scores after) against y.
+    const R_X: [f64; 10] = [0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
+    const R_Y: [f64; 5] = [1.15, 0.88, 0.90, 0.74, 1.21];
+
+    #[test]
+    fn exact_small_sample_matches_scipy_and_r() {
+        let t = mann_whitney(&R_Y, &R_X).unwrap();
+        assert!(t.exact);
+        assert_eq!(t.u, 35.0);
+        assert!(close(t.p, 0.2544122544122544, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&R_Y, &R_X, 0.95).unwrap();
+        assert!(close(s.estimate, 0.30500000000000005, 1e-12), "{s:?}");
+        assert!(close(s.low, -0.15000000000000002, 1e-12), "{s:?}");
+        assert!(close(s.high, 0.7599999999999999, 1e-12), "{s:?}");
+        assert!(close(s.achieved, 0.9600399600399601, 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn boot_times_five_cycles_a_side() {
+        let base = [0.406327, 0.291421, 0.220383, 0.263, 0.271];
+        let cand = [0.612, 0.501, 0.455, 0.47, 0.52];
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert_eq!(t.u, 25.0);
+        assert!(close(t.p, 0.007936507936507936, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        assert!(close(s.estimate, 0.22857900000000003, 1e-12));
+        assert!(close(s.low, 0.09467300000000001, 1e-12), "{s:?}");
+        assert!(close(s.high, 0.34099999999999997, 1e-12), "{s:?}");
+        assert!(close(s.achieved, 0.9682539682539683, 1e-9));
+    }
+
+    #[test]
+    fn ties_use_the_corrected_normal_approximation() {
+        let base = [1.0, 2.0, 2.0, 3.0, 4.0, 5.0, 5.0, 6.0];
+        let cand = [2.0, 3.0, 5.0, 5.0, 7.0, 8.0, 9.0, 9.0];
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert!(!t.exact);
+        assert_eq!(t.u, 49.5);
+        assert!(close(t.p, 0.07080292269436897, 1e-6), "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (3.0, 0.0, 5.0));
+    }
+
+    const BIG_BASE: [f64; 60] = [
+        1.0001, 1.0299, 0.9726, 0.9109, 0.9545, 0.9008, 1.006, 1.134, 0.9508, 0.938, 1.049, 1.0357,
+        1.0105, 0.907, 0.9971, 1.0695, 0.8656, 0.9542, 0.8099, 0.871, 0.8158, 0.9765, 0.8733,
+        1.0271, 1.0157, 0.9813, 0.7483, 0.9461, 0.9951, 1.0113, 0.847, 0.9522, 0.9021, 0.9191,
+        1.1061, 0.9192, 0.9967, 1.0884, 0.9416, 0.9888, 1.011, 1.0064, 0.8775, 1.0076, 1.1359,
+        0.8453, 1.0859, 1.0119, 0.9359, 1.2, 1.0762, 0.8801, 1.0075, 1.0577, 0.9811, 1.0683,
+        0.9933, 1.0667, 1.1439, 0.9324,
+    ];
+    const BIG_CAND: [f64; 60] = [
+        1.0703, 1.0037, 1.0627, 0.9313, 0.9921, 1.0304, 1.1399, 1.1645, 0.9176, 0.9705, 1.1147,
+        0.8508, 1.0037, 1.0403, 1.1757, 1.1189, 1.0173, 1.0131, 1.025, 1.2024, 1.0072, 1.0196,
+        1.0853, 1.0379, 1.0303, 0.9386, 1.0488, 1.0056, 1.1666, 1.1153, 1.0476, 1.1168, 1.016,
+        1.1552, 1.0495, 1.1083, 0.9209, 1.0847, 0.8812, 0.8465, 1.0196, 0.96, 1.0664, 1.2745,
+        0.9668, 0.9876, 1.0705, 1.0993, 1.0324, 1.0294, 1.1202, 1.102, 0.9466, 1.0421, 1.0535,
+        0.9446, 1.076, 0.9642, 1.1472, 1.0693,
+    ];
+
+    #[test]
+    fn large_samples_use_the_normal_approximation() {
+        let t = mann_whitney(&BIG_BASE, &BIG_CAND).unwrap();
+        assert!(!t.exact);
+        assert_eq!(t.u, 2533.0);
+        assert!(close(t.p, 0.00012072891456782569, 1e-6), "{t:?}");
+        let s = hodges_lehmann(&BIG_BASE, &BIG_CAND, 0.95).unwrap();
+        assert!(close(s.estimate, 0.06114999999999998, 1e-9), "{s:?}");
+        assert!(close(s.low, 0.03079999999999994, 1e-9), "{s:?}");
+        assert!(close(s.high, 0.0938, 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn a_200_ms_shift_is_found_and_the_same_runs_are_not() {
+        let base = [2.01, 2.11, 2.37, 2.09, 2.21, 2.15, 2.05, 2.31, 2.18, 2.12];
+        let cand: Vec<f64> = base.iter().rev().map(|x| x + 0.2).collect();
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert!(t.p < 0.05, "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        assert!(s.low <= 0.2 && 0.2 <= s.high, "{s:?}");
+        let same: Vec<f64> = base.iter().rev().copied().collect();
+        assert!(mann_whitney(&base, &same).unwrap().p > 0.05);
+    }
+
+    #[test]
+    fn empty_and_not_finite_sides() {
+        assert!(mann_whitney(&[], &[1.0]).is_none());
+        assert!(hodges_lehmann(&[1.0], &[], 0.95).is_none());
+        assert!(mann_whitney(&[f64::NAN], &[1.0]).is_none());
+        let t = mann_whitney(&[1.0, f64::NAN, 2.0], &[3.0, 4.0]).unwrap();
+        assert_eq!(t.u, 4.0);
+        // 1 vs 1: no interval at 95 % exists; the whole range, with the coverage said.
+        let s = hodges_lehmann(&[1.0], &[2.0], 0.95).unwrap();
+        assert_eq!((s.low, s.high, s.achieved), (1.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn sample_size_for_a_shift() {
+        // sd 0.1 both sides, shift 0.1: 2 (1.95996 + 0.84162)^2 pi / 3 = 16.44 -> 17.
+        let a = [0.9, 1.1, 0.9, 1.1, 0.9, 1.1];
+        let sd = (6.0 * 0.01 / 5.0f64).sqrt();
+        let want = (2.0 * (2.801_585_218_112_968 * sd / 0.1f64).powi(2) * std::f64::consts::PI
+            / 3.0)
+            .ceil();
+        assert_eq!(cycles_needed(&a, &a, 0.1), Some(want as usize));
+        assert_eq!(cycles_needed(&[1.0, 1.0], &[1.0, 1.0], 0.1), None);
+        assert_eq!(cycles_needed(&a, &a, 0.0), None);
+    }
+
+    #[test]
+    fn normal_functions_match_python() {
+        // math.erfc and statistics.NormalDist().inv_cdf of CPython 3.11.
+        assert!(close(erfc(1.0), 0.15729920705028513, 1e-15));
+        assert!(close(erfc(-1.0), 1.842700792949715, 1e-15));
+        assert!(close(erfc(6.0), 2.1519736712498916e-17, 1e-14));
+        assert!(close(normal_quantile(0.975), 1.9599639845400536, 1e-14));
+        assert!(close(normal_quantile(0.8), 0.8416212335729144, 1e-14));
+    }
+}

@@ -1,0 +1,303 @@
+//! The A/B verdict: every figure the two sides share (stage, bootstage record, SBL point,
+//! initcall, systemd unit, benchmark metric), both distributions side by side, the change,
+//! a two-sided Mann-Whitney U test, the Hodges-Lehmann shift with its 95 % interval, and a
+//! verdict in the figure's own direction.
+//!
+//! Many figures are tested at once, so a verdict holds each p-value to Holm's step-down
+//! correction over the figures of its section (`p_holm`): with forty rows at 5 %, two would
+//! otherwise be "significant" by chance alone, and a section is one question (did the stages
+//! move? did an initcall?), so a thousand initcalls do not drown the four stages. A figure whose sides are too small for any test to reach
+//! 5 % gets a warning with the cycles a side would need, not a verdict.
+
+use super::stats::{cycles_needed, hodges_lehmann, mann_whitney, Shift};
+use crate::report::model::{Better, Report};
+use bootlog_parser::stats::Summary;
+use serde::Serialize;
+
+/// Schema id of `perfguide compare --format json`.
+pub const COMPARE_SCHEMA: &str = "perfguide/compare/v1";
+/// Significance level of a verdict.
+pub const ALPHA: f64 = 0.05;
+/// Confidence level of the shift's interval.
+pub const LEVEL: f64 = 0.95;
+
+/// What the comparison says of a figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Better in the figure's direction (shorter, or higher throughput), p < 0.05 after Holm.
+    Faster,
+    /// Worse in the figure's direction, p < 0.05 after Holm.
+    Slower,
+    /// No change the test can tell from noise.
+    NoChange,
+    /// A side has too few values for any test to reach 5 %.
+    TooFew,
+}
+
+impl Verdict {
+    /// As printed in tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::NoChange => "no significant change",
+            Verdict::TooFew => "too few cycles to tell",
+        }
+    }
+}
+
+/// One figure compared.
+#[derive(Debug, Clone, Serialize)]
+pub struct Line {
+    /// Section id (`stages`, `bootstage`, `initcalls`, `bench/openssl`, ...).
+    pub section: String,
+    /// The figure.
+    pub name: String,
+    /// Its unit.
+    pub unit: String,
+    /// Its direction.
+    pub better: Better,
+    /// The base's values.
+    pub base: Summary,
+    /// The candidate's values.
+    pub candidate: Summary,
+    /// Candidate mean less base mean.
+    pub change: f64,
+    /// `change` in % of the base mean (absent when the base mean is 0).
+    pub change_pct: Option<f64>,
+    /// Two-sided Mann-Whitney U p-value.
+    pub p: f64,
+    /// `p` after Holm's correction over the figures of its section that were tested.
+    pub p_holm: f64,
+    /// Whether `p` is exact (no ties, small sides) or the normal approximation.
+    pub exact: bool,
+    /// Hodges-Lehmann shift (candidate - base) and its interval.
+    pub shift: Option<Shift>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// `|change_pct|` above the threshold.
+    pub beyond_threshold: bool,
+    /// With [`Verdict::TooFew`] or no significant change: values a side would need to tell
+    /// a change of the observed size (or of the threshold) from this spread.
+    pub needed: Option<usize>,
+}
+
+/// The comparison of two sides.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// [`COMPARE_SCHEMA`].
+    pub schema: &'static str,
+    /// The base's name.
+    pub base: String,
+    /// The candidate's name.
+    pub candidate: String,
+    /// `--threshold`, %.
+    pub threshold_pct: f64,
+    /// [`ALPHA`].
+    pub alpha: f64,
+    /// Every figure both sides have, in the base's order.
+    pub lines: Vec<Line>,
+    /// Figures only one side has (`section: name`), left out.
+    pub only_base: Vec<String>,
+    /// Likewise for the candidate.
+    pub only_candidate: Vec<String>,
+}
+
+impl Comparison {
+    /// Figures slower beyond the threshold: what fails a CI gate.
+    pub fn regressions(&self) -> impl Iterator<Item = &Line> {
+        self.lines
+            .iter()
+            .filter(|l| l.verdict == Verdict::Slower && l.beyond_threshold)
+    }
+
+    /// Count of lines with this verdict.
+    pub fn count(&self, v: Verdict) -> usize {
+        self.lines.iter().filter(|l| l.verdict == v).count()
+    }
+}
+
+/// Smallest two-sided p-value the exact test can give for sides of `n` and `m` values:
+/// `2 / C(n + m, n)`, every base value on one side of every candidate value.
+pub fn smallest_p(n: usize, m: usize) -> f64 {
+    let (k, total) = (n.min(m), n + m);
+    let mut c = 1.0f64;
+    for i in 0..k {
+        c = c * (total - i) as f64 / (i + 1) as f64;
+    }
+    (2.0 / c).min(1.0)
+}
+
+/// Compares the first run of `base` with the first run of `cand`.
+pub fn compare(
+    base_name: &str,
+    base: &Report,
+    cand_name: &str,
+    cand: &Report,
+    threshold_pct: f64,
+) -> Comparison {
+    let mut lines = Vec::new();
+    let mut only_base = Vec::new();
+    let mut only_candidate = Vec::new();
+    for bs in &base.sections {
+        let cs = cand.section(&bs.id);
+        for br in &bs.rows {
+            let Some(b) = br.values.first().filter(|v| !v.is_empty()) else {
+                continue;
+            };
+            let c = cs
+                .and_then(|s| s.row(&br.name))
+                .and_then(|r| r.values.first())
+                .filter(|v| !v.is_empty());
+            let Some(c) = c else {
+                only_base.push(format!("{}: {}", bs.id, br.name));
+                continue;
+            };
+            if let Some(l) = line(&bs.id, &br.name, &br.unit, br.better, b, c, threshold_pct) {
+                lines.push(l);
+            }
+        }
+    }
+    for cs in &cand.sections {
+        for cr in &cs.rows {
+            let in_base = base
+                .section(&cs.id)
+                .and_then(|s| s.row(&cr.name))
+                .and_then(|r| r.values.first())
+                .is_some_and(|v| !v.is_empty());
+            if !in_base && cr.values.first().is_some_and(|v| !v.is_empty()) {
+                only_candidate.push(format!("{}: {}", cs.id, cr.name));
+            }
+        }
+    }
+    holm(&mut lines);
+    for l in &mut lines {
+        if l.verdict == Verdict::TooFew {
+            continue;
+        }
+        l.verdict = if l.p_holm < ALPHA {
+            let est = l.shift.as_ref().map_or(l.change, |s| s.estimate);
+            let worse = match l.better {
+                Better::Lower => est > 0.0,
+                Better::Higher => est < 0.0,
+            };
+            if worse {
+                Verdict::Slower
+            } else {
+                Verdict::Faster
+            }
+        } else {
+            Verdict::NoChange
+        };
+        if l.verdict != Verdict::NoChange {
+            l.needed = None;
+        }
+    }
+    Comparison {
+        schema: COMPARE_SCHEMA,
+        base: base_name.to_string(),
+        candidate: cand_name.to_string(),
+        threshold_pct,
+        alpha: ALPHA,
+        lines,
+        only_base,
+        only_candidate,
+    }
+}
+
+fn line(
+    section: &str,
+    name: &str,
+    unit: &str,
+    better: Better,
+    b: &[f64],
+    c: &[f64],
+    threshold_pct: f64,
+) -> Option<Line> {
+    let base = Summary::of(b)?;
+    let candidate = Summary::of(c)?;
+    let change = candidate.mean - base.mean;
+    let change_pct = (base.mean != 0.0).then(|| change / base.mean.abs() * 100.0);
+    let same = base.min == base.max && candidate.min == candidate.max && base.min == candidate.min;
+    let (p, exact) = if same {
+        (1.0, true)
+    } else {
+        match mann_whitney(b, c) {
+            Some(t) if t.p.is_finite() => (t.p, t.exact),
+            _ => (1.0, false),
+        }
+    };
+    let shift = hodges_lehmann(b, c, LEVEL);
+    let too_few = smallest_p(b.len(), c.len()) >= ALPHA;
+    // The change worth detecting: the threshold's, else the one observed.
+    let want = if threshold_pct > 0.0 {
+        base.mean.abs() * threshold_pct / 100.0
+    } else {
+        shift.as_ref().map_or(change, |s| s.estimate).abs()
+    };
+    let needed = cycles_needed(b, c, want);
+    Some(Line {
+        section: section.to_string(),
+        name: name.to_string(),
+        unit: unit.to_string(),
+        better,
+        base,
+        candidate,
+        change,
+        change_pct,
+        p,
+        p_holm: p,
+        exact,
+        shift,
+        verdict: if too_few {
+            Verdict::TooFew
+        } else {
+            Verdict::NoChange
+        },
+        beyond_threshold: change_pct.map_or(true, |pct| pct.abs() > threshold_pct),
+        needed,
+    })
+}
+
+/// Holm's step-down adjustment of the p-values of the lines that were tested, section by
+/// section.
+fn holm(lines: &mut [Line]) {
+    let mut sections: Vec<&str> = Vec::new();
+    for l in lines.iter() {
+        if !sections.contains(&l.section.as_str()) {
+            sections.push(&l.section);
+        }
+    }
+    let sections: Vec<String> = sections.into_iter().map(String::from).collect();
+    for s in &sections {
+        holm_family(lines, s);
+    }
+}
+
+fn holm_family(lines: &mut [Line], section: &str) {
+    let mut tested: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].verdict != Verdict::TooFew && lines[i].section == section)
+        .collect();
+    tested.sort_by(|&a, &b| lines[a].p.total_cmp(&lines[b].p));
+    let m = tested.len();
+    let mut running: f64 = 0.0;
+    for (rank, &i) in tested.iter().enumerate() {
+        let adj = ((m - rank) as f64 * lines[i].p).min(1.0);
+        running = running.max(adj);
+        lines[i].p_holm = running;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smallest_p_of_small_sides() {
+        assert!((smallest_p(3, 3) - 0.1).abs() < 1e-12);
+        assert!((smallest_p(4, 4) - 2.0 / 70.0).abs() < 1e-12);
+        assert!(smallest_p(10, 10) < 1.1e-5);
+        assert_eq!(smallest_p(1, 1), 1.0);
+    }
+}
