@@ -7,7 +7,7 @@ use super::model::{Better, Report, Row, RunInfo, Section, REPORT_SCHEMA};
 use super::waterfall;
 use crate::bootloop::run::{CycleRecord, CycleStatus};
 use crate::profile::{Board, ConsoleConfig};
-use bootlog_parser::model::StageId;
+use bootlog_parser::model::{Clock, StageId};
 use bootlog_parser::stats::total_s;
 use std::collections::{BTreeMap, HashMap};
 
@@ -108,6 +108,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     let mut initcalls = Columns::new(n);
     let mut systemd = Columns::new(n);
     let ready = "Power-on to the ready prompt";
+    let mut target_timed: Vec<StageId> = Vec::new();
     for (i, cycles) in oks.iter().enumerate() {
         for c in cycles {
             let b = &c.boot;
@@ -119,6 +120,9 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
             for s in &b.stages {
                 if let Some(d) = s.duration_s {
                     stages.push(i, s.id.as_str(), d * 1e3);
+                    if s.clock != Clock::Host && !target_timed.contains(&s.id) {
+                        target_timed.push(s.id);
+                    }
                 }
                 if let Some(by) = s.console_bytes {
                     bytes.push(i, s.id.as_str(), by as f64);
@@ -181,10 +185,19 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     );
     let mut stage_rows = stages.rows("ms", Better::Lower);
     stage_rows.sort_by_key(|r| stage_rank(&r.name));
+    let mut stage_note = "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock of the capture.".to_string();
+    if !target_timed.is_empty() {
+        target_timed.sort();
+        let ids: Vec<&str> = target_timed.iter().map(|s| s.as_str()).collect();
+        stage_note.push_str(&format!(
+            " Timed from the log's own clock (target) in some or all cycles: {}.",
+            ids.join(", ")
+        ));
+    }
     add(
         "stages",
         "Boot time breakdown".into(),
-        "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock (a stage timed from the log's own clock says so in the boot records).".into(),
+        stage_note,
         stage_rows,
     );
     let mut byte_rows = bytes.rows("bytes", Better::Lower);
@@ -201,7 +214,14 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     add(
         "console_ms",
         "Console time per stage".into(),
-        format!("Milliseconds those bytes take on the wire at {baud_said}, 8N1 (10 bits a byte). A virtual console costs no wire time; its figures say what a serial console at that rate would."),
+        format!(
+            "Milliseconds those bytes take on the wire at {baud_said}, 8N1 (10 bits a byte).{}",
+            if bauds.iter().any(|b| b.1) {
+                " A virtual console costs no wire time; its figures say what a serial console at that rate would."
+            } else {
+                ""
+            }
+        ),
         wire_rows,
     );
     let mut quiet_rows = quiet.rows("s", Better::Lower);
