@@ -400,3 +400,42 @@ fn hostile_run(parent: &Path) -> PathBuf {
     .unwrap();
     run
 }
+
+#[test]
+fn several_runs_are_one_column_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ti = ti_run(tmp.path());
+    let qemu = data().join("runs/qemu-arm64-5");
+    let out = tmp.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .arg("report")
+        .arg(&qemu)
+        .arg(&ti)
+        .args(["--format", "md,json", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("guide.md")).unwrap();
+    assert!(
+        md.contains("# Performance Guide: qemu-arm64, am62x-family"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Stage (ms) | qemu-arm64-5 | am62-sbl-corpus |"),
+        "{md}"
+    );
+    // A stage only one run has: the other column says so.
+    assert!(
+        md.contains("| sbl | - | 218.6 (min 139.4, max 297.8) |"),
+        "{md}"
+    );
+    let rep: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let uboot = row(&rep, "stages", "uboot");
+    assert_eq!(uboot["values"][0].as_array().unwrap().len(), 5);
+    assert_eq!(uboot["values"][1].as_array().unwrap().len(), 0);
+    assert!(uboot["summaries"][1].is_null());
+    // The stage note names the stages timed from a target clock.
+    assert!(md.contains("(target) in some or all cycles: sbl."), "{md}");
+}
