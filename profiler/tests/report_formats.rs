@@ -439,3 +439,64 @@ fn several_runs_are_one_column_each() {
     // The stage note names the stages timed from a target clock.
     assert!(md.contains("(target) in some or all cycles: sbl."), "{md}");
 }
+
+/// The benchmark tables, from a `bench.jsonl` beside the boots: here the figures
+/// `perfguide bench parse` reads from a real capture of the bundled benchmarks on the QEMU
+/// board (`bench-parser/tests/captures/qemu-arm64-bundled.txt`).
+#[test]
+fn benchmark_tables_from_bench_jsonl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("with-bench");
+    std::fs::create_dir(&run).unwrap();
+    for f in ["run.json", "boots.jsonl"] {
+        std::fs::copy(data().join("runs/qemu-arm64-5").join(f), run.join(f)).unwrap();
+    }
+    let capture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bench-parser/tests/captures/qemu-arm64-bundled.txt");
+    let o = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .args(["bench", "parse"])
+        .arg(&capture)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    std::fs::write(run.join("bench.jsonl"), &o.stdout).unwrap();
+    let out = tmp.path().join("out");
+    report(tmp.path(), "with-bench", &out);
+    let rep: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    // Every metric of bench.jsonl is in its tool's section, with every run's value.
+    let mut by: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
+    for l in String::from_utf8(o.stdout).unwrap().lines() {
+        let m: Value = serde_json::from_str(l).unwrap();
+        by.entry((
+            m["benchmark"].as_str().unwrap().to_string(),
+            m["metric"].as_str().unwrap().to_string(),
+        ))
+        .or_default()
+        .push(m["value"].as_f64().unwrap());
+    }
+    assert!(by.len() > 10);
+    for ((bench, metric), values) in &by {
+        let (tool, test) = bench.split_once('/').unwrap();
+        let name = if test == metric {
+            format!("{metric} ({bench})")
+        } else {
+            format!("{test}: {metric}")
+        };
+        let r = row(&rep, &format!("bench/{tool}"), &name);
+        let got: Vec<f64> = r["values"][0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(&got, values, "{bench} {metric}");
+    }
+    let md = std::fs::read_to_string(out.join("guide.md")).unwrap();
+    assert!(md.contains("## Benchmark: openssl"), "{md}");
+    assert!(
+        md.contains("| sha256: sha256-16 | 1823.26 (min 1823.26, max 1823.26) |")
+            || md.contains("sha256: sha256-16 |"),
+        "{md}"
+    );
+}

@@ -207,8 +207,7 @@ pub fn decimals(unit: &str, v: f64) -> usize {
         "s" => 3,
         "ms" if a >= 100.0 => 1,
         "ms" => 3,
-        "us" | "µs" | "bytes" => 0,
-        _ if a >= 1000.0 => 0,
+        "us" | "µs" | "bytes" | "count" => 0,
         _ if a >= 10.0 => 2,
         _ => 3,
     }
