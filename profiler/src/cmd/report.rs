@@ -92,11 +92,23 @@ pub struct ReportArgs {
     pub out: Option<PathBuf>,
 }
 
+/// Size of `boots.jsonl` above which reading it is announced before it starts (about 3,000
+/// cycles of a QEMU boot).
+const LARGE: u64 = 8_000_000;
+
 /// Reads run directories, saying how many cycles each holds and how long it took.
 pub fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunData>> {
     let mut runs = Vec::new();
     for d in dirs {
         let t = Instant::now();
+        let bytes = std::fs::metadata(d.join("boots.jsonl")).map_or(0, |m| m.len());
+        if bytes >= LARGE {
+            eprintln!(
+                "perfguide: reading {} ({:.0} MB of boot records)...",
+                d.display(),
+                bytes as f64 / 1e6
+            );
+        }
         let r = RunData::load(d)?;
         eprintln!(
             "perfguide: read {}: {} cycles{} in {:.2} s",
