@@ -8,7 +8,7 @@
 #   unpacked by `perfguide image build`, never installed on the host);
 # - installs qemu-system-arm from backports (the preinstalled qemu-utils comes from backports and
 #   conflicts with stable's qemu-system-arm), the cross compiler, U-Boot build deps and the disk
-#   image tools;
+#   image tools, and chromium (the report page's browser test);
 # - installs cargo-fuzz (the fuzz smoke of scripts/test.sh) when `cargo fuzz` is missing.
 set -euo pipefail
 
@@ -36,6 +36,8 @@ HOST_PKGS=(
     fdisk e2fsprogs cpio gzip xz-utils zstd
     # `perfguide bench --serve`: the network benchmarks' server on the host
     iperf3
+    # profiler/tests/report_html.rs: report.html loaded and screenshotted in headless Chromium
+    chromium
 )
 BPO_PKGS=(qemu-system-arm)
 
@@ -166,7 +168,7 @@ if [[ ${#miss_host[@]} -gt 0 ]]; then
     apt-get install -y -q --no-install-recommends "${miss_host[@]}"
 fi
 
-for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc sfdisk mkfs.ext4 cpio dpkg-source; do
+for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc sfdisk mkfs.ext4 cpio dpkg-source chromium; do
     command -v "$tool" >/dev/null || { log "missing $tool after install"; exit 1; }
 done
 # cargo-fuzz, for scripts/fuzz-smoke.sh.

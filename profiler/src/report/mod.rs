@@ -4,7 +4,8 @@
 //! console's cost and the benchmark tables, one column per run.
 //!
 //! [`model`] holds the figures; [`guide`] computes them from run directories ([`load`]);
-//! [`waterfall`] lays one boot on one time axis; each format prints the same model.
+//! [`waterfall`] lays one boot on one time axis; each format prints the same model, and the
+//! HTML page adds the pictures of [`svg`].
 
 pub mod csv;
 pub mod guide;
@@ -13,6 +14,7 @@ pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod rst;
+pub mod svg;
 pub mod tables;
 pub mod waterfall;
 

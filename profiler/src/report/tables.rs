@@ -34,7 +34,8 @@ pub fn shared_unit(s: &Section) -> Option<&str> {
     s.rows.iter().all(|r| r.unit == u).then_some(u)
 }
 
-fn setup(r: &Report) -> Table {
+/// The setup table: one column per run.
+pub fn setup(r: &Report) -> Table {
     let mut head = vec!["Item".to_string()];
     head.extend(r.runs.iter().map(|x| x.name.clone()));
     let mut items: Vec<String> = Vec::new();
@@ -67,7 +68,8 @@ fn setup(r: &Report) -> Table {
     }
 }
 
-fn section(r: &Report, s: &Section) -> Table {
+/// The table of one section.
+pub fn section(r: &Report, s: &Section) -> Table {
     let unit = shared_unit(s);
     let first = match unit {
         Some(u) => format!("{} ({u})", first_head(&s.id)),
@@ -141,7 +143,8 @@ fn first_head(id: &str) -> &'static str {
     }
 }
 
-fn failed(r: &Report) -> Option<Table> {
+/// The failed cycles, if any.
+pub fn failed(r: &Report) -> Option<Table> {
     let several = r.runs.len() > 1;
     let mut rows = Vec::new();
     for run in &r.runs {
