@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project (what .ci/run runs): host setup, format, lints, the Rust tests
-# (parser corpus, robustness, boot-loop engine, real QEMU boot loops, image build,
+# (parser corpus, robustness, boot-loop engine, real QEMU boot loops and their A/B comparison,
+# the report in every format through Sphinx and headless Chromium, image build,
 # sbl-instrument fixtures), the fuzz smoke and the Yocto layer / bench runner checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
