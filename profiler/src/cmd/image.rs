@@ -1,6 +1,8 @@
 //! `perfguide image ...`: build the reference image of a board (QEMU `qemu-arm64`).
 
 use crate::image::{self, BuildOptions};
+use crate::profile::Board;
+use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,6 +16,11 @@ pub enum ImageCommand {
         /// Board profile id (must have an `[image]` section).
         #[arg(long, default_value = "qemu-arm64")]
         board: String,
+        /// A board profile file instead (TOML, same keys as images/boards/*.toml, with an
+        /// `[image]` section): an image variant, built into the cache under the profile's
+        /// `name` and booted with `perfguide boot-loop --board-file` of the same file.
+        #[arg(long, value_name = "PATH", conflicts_with = "board")]
+        board_file: Option<PathBuf>,
         /// Cache directory [default: $PERFGUIDE_CACHE, else $XDG_CACHE_HOME/perfguide, else
         /// ~/.cache/perfguide].
         #[arg(long)]
@@ -41,12 +48,20 @@ pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
         ImageCommand::Tools(cmd) => Ok(sbl_instrument::cli::run(cmd)?),
         ImageCommand::Build {
             board,
+            board_file,
             cache,
             force,
             jobs,
             json,
         } => {
             let mut opts = BuildOptions::new(&board);
+            if let Some(p) = board_file {
+                let text = std::fs::read_to_string(&p)
+                    .with_context(|| format!("cannot read board file {}", p.display()))?;
+                let b = Board::from_toml_str(&p.display().to_string(), &text)?;
+                opts = BuildOptions::new(b.name());
+                opts.profile = Some(b);
+            }
             if let Some(c) = cache {
                 opts.cache = c;
             }

@@ -98,8 +98,10 @@ fn lock_path(cache: &Path, board: &str) -> PathBuf {
 /// What `build` is asked to do.
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
-    /// Board profile id.
+    /// Board profile id: its image goes to `images/<board>` in the cache.
     pub board: String,
+    /// The profile, when it is not the built-in one of that name (`image build --board-file`).
+    pub profile: Option<Board>,
     /// Cache directory.
     pub cache: PathBuf,
     /// Rebuild even when the cache has this image.
@@ -115,6 +117,7 @@ impl BuildOptions {
     pub fn new(board: &str) -> Self {
         Self {
             board: board.to_string(),
+            profile: None,
             cache: cache_dir(),
             force: false,
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -309,7 +312,10 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
 /// Builds (or finds in the cache) the reference image of `opts.board`.
 pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let t0 = Instant::now();
-    let section = Board::builtin(&opts.board)?.image()?.clone();
+    let section = match &opts.profile {
+        Some(b) => b.image()?.clone(),
+        None => Board::builtin(&opts.board)?.image()?.clone(),
+    };
     let cache = &opts.cache;
     std::fs::create_dir_all(cache)
         .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;

@@ -1,0 +1,146 @@
+//! `perfguide compare` on real QEMU boot loops: a U-Boot that sleeps 200 ms more before booting
+//! (the image variant `data/qemu-arm64-uboot-delay.toml`: `CONFIG_PREBOOT="sleep 0.2"`) is
+//! found slower in the U-Boot stage with p < 0.05 and a shift interval holding 200 ms; two runs
+//! of the same image show no significant change. 30 boots; the variant's image is built once
+//! and cached by content. Set PERFGUIDE_SKIP_QEMU=1 to skip on a machine without QEMU.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
+const CYCLES: &str = "10";
+
+fn delay_board() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/qemu-arm64-uboot-delay.toml")
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let o = Command::new(PERFGUIDE)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    eprintln!(
+        "$ perfguide {}\n{}",
+        args.iter()
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" "),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn os<T: AsRef<std::ffi::OsStr> + ?Sized>(s: &T) -> &std::ffi::OsStr {
+    s.as_ref()
+}
+
+fn boot_loop(board: &[&std::ffi::OsStr], out: &Path) {
+    let mut args = vec![os("boot-loop")];
+    args.extend_from_slice(board);
+    args.extend([
+        os("--cycles"),
+        os(CYCLES),
+        os("--timeout"),
+        os("180"),
+        os("--out"),
+        os(out),
+    ]);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "every cycle completes");
+}
+
+fn compare(base: &Path, cand: &Path) -> (Option<i32>, Value) {
+    let o = run(&[
+        os("compare"),
+        os(base),
+        os(cand),
+        os("--format"),
+        os("json"),
+    ]);
+    let v = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
+    (o.status.code(), v)
+}
+
+fn line<'a>(c: &'a Value, section: &str, name: &str) -> &'a Value {
+    c["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["section"] == section && l["name"] == name)
+        .unwrap_or_else(|| panic!("no {section}: {name} in {c}"))
+}
+
+#[test]
+fn compare_finds_a_200_ms_uboot_delay_and_no_change_between_runs_of_one_image() {
+    if std::env::var_os("PERFGUIDE_SKIP_QEMU").is_some_and(|v| v == "1") {
+        eprintln!("PERFGUIDE_SKIP_QEMU=1: QEMU compare test skipped");
+        return;
+    }
+    let o = run(&[
+        os("image"),
+        os("build"),
+        os("--board-file"),
+        os(&delay_board()),
+    ]);
+    assert!(o.status.success(), "variant image build");
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, delay, same) = (
+        tmp.path().join("base"),
+        tmp.path().join("delay"),
+        tmp.path().join("same"),
+    );
+    boot_loop(&[os("--board"), os("qemu-arm64")], &base);
+    boot_loop(&[os("--board-file"), os(&delay_board())], &delay);
+    boot_loop(&[os("--board"), os("qemu-arm64")], &same);
+
+    // The delay: slower in U-Boot, beyond noise, the interval holding 200 ms; exit 1.
+    let (code, c) = compare(&base, &delay);
+    let u = line(&c, "stages", "uboot");
+    eprintln!("uboot: {u}");
+    assert_eq!(code, Some(1), "a regression fails the exit status");
+    assert_eq!(u["verdict"], "slower", "{u}");
+    assert!(u["p"].as_f64().unwrap() < 0.05 && u["p_holm"].as_f64().unwrap() < 0.05);
+    let s = &u["shift"];
+    let (low, high) = (s["low"].as_f64().unwrap(), s["high"].as_f64().unwrap());
+    assert!(
+        low <= 200.0 && 200.0 <= high,
+        "95% interval [{low}, {high}] ms holds 200 ms"
+    );
+    // The kernel and userspace did not change.
+    for stage in ["kernel", "userspace"] {
+        let l = line(&c, "stages", stage);
+        assert_ne!(l["verdict"], "slower", "{l}");
+        assert_ne!(l["verdict"], "faster", "{l}");
+    }
+
+    // The same image twice: no significant change anywhere; exit 0.
+    let (code, c) = compare(&base, &same);
+    for l in c["lines"].as_array().unwrap() {
+        assert!(
+            l["verdict"] == "no-change" || l["verdict"] == "too-few",
+            "same image, {}: {} {}",
+            l["section"],
+            l["name"],
+            l["verdict"]
+        );
+    }
+    assert_eq!(code, Some(0));
+
+    // A CI keeps the baseline's report.json, not its run: the same verdict from it.
+    let kept = tmp.path().join("kept");
+    let o = run(&[
+        os("report"),
+        os(&base),
+        os("--format"),
+        os("json"),
+        os("-o"),
+        os(&kept),
+    ]);
+    assert!(o.status.success());
+    let (code, c) = compare(&kept.join("report.json"), &delay);
+    assert_eq!(code, Some(1));
+    assert_eq!(line(&c, "stages", "uboot")["verdict"], "slower");
+}
