@@ -1,7 +1,8 @@
 //! The two-sample statistics of a comparison, distribution-free because boot times are not
 //! normal (a slow cycle now and then, several modes): the Mann-Whitney U test, the
 //! Hodges-Lehmann shift with its confidence interval, and the sample size a test would need.
-//! Results match `scipy.stats.mannwhitneyu` and R's `wilcox.test(cand, base, conf.int = TRUE)`.
+//! p-values match `scipy.stats.mannwhitneyu(cand, base)` (exact or asymptotic with continuity
+//! correction); the exact intervals match R's `wilcox.test(cand, base, conf.int = TRUE)`.
 
 /// Largest side for which the exact distribution of U is used (when there are no ties).
 pub const EXACT_UP_TO: usize = 50;
@@ -30,8 +31,10 @@ pub struct Shift {
     /// The confidence asked for.
     pub level: f64,
     /// The confidence the interval has: order statistics of the differences can only give
-    /// some levels, and the one at or above `level` is taken (the whole range of differences,
-    /// with less than `level`, when the sides are too small for any).
+    /// some levels, and the one at or above `level` is taken. When the sides are too small
+    /// for any, the interval is the whole range of differences and `achieved` is below
+    /// `level` (0 for one value a side). Exact when the interval is, else the normal
+    /// approximation's.
     pub achieved: f64,
 }
 
@@ -39,8 +42,10 @@ fn finite(v: &[f64]) -> Vec<f64> {
     v.iter().copied().filter(|x| x.is_finite()).collect()
 }
 
-/// The Mann-Whitney U test of `cand` against `base`, two-sided. Values that are not finite
-/// are left out; `None` when a side has none.
+/// The Mann-Whitney U test of `cand` against `base`, two-sided. Exact: `min(1, 2 min(P(U <= u),
+/// P(U >= u)))`. Normal approximation: `z = (|u - n m / 2| - 1/2) / sigma`, sigma with the tie
+/// correction, p = `min(1, 2 P(Z > z))`, 1 when every value is the same. Values that are not
+/// finite are left out; `None` when a side has none.
 pub fn mann_whitney(base: &[f64], cand: &[f64]) -> Option<MannWhitney> {
     let (b, c) = (finite(base), finite(cand));
     let (n, m) = (b.len(), c.len());
@@ -138,14 +143,19 @@ impl UDistribution {
 }
 
 /// The Hodges-Lehmann estimate of `cand - base` and its confidence interval at `level` (e.g.
-/// 0.95), as R's `wilcox.test(cand, base, conf.int = TRUE)` gives it: the k-th smallest and
-/// k-th largest of the `n * m` pairwise differences, k the lower `(1 - level) / 2` quantile of
-/// U (exact distribution as in [`mann_whitney`], else the normal approximation
-/// `k = n m / 2 - z sqrt(n m (n + m + 1) / 12)`). `None` when a side has no finite value.
+/// 0.95), by the order statistics of the `n * m` pairwise differences `cand[j] - base[i]`:
+/// from the k-th smallest to the k-th largest. With the exact distribution of U (same rule as
+/// [`mann_whitney`]), k is the lower `(1 - level) / 2` quantile of U, at least 1, and the
+/// interval is the one R's `wilcox.test(cand, base, conf.int = TRUE)` gives. Otherwise k is
+/// `round(n m / 2 - z sqrt(n m (n + m + 1) / 12))`, at least 1, with `z` the upper
+/// `(1 - level) / 2` normal quantile: the largest k whose continuity-corrected normal
+/// coverage is at least `level` (R finds its asymptotic interval by root finding instead,
+/// and lands within its tolerance of these ends). Values that are not finite are left out;
+/// `None` when a side has none or `level` is not in (0, 1).
 pub fn hodges_lehmann(base: &[f64], cand: &[f64], level: f64) -> Option<Shift> {
     let (b, c) = (finite(base), finite(cand));
     let (n, m) = (b.len(), c.len());
-    if n == 0 || m == 0 {
+    if n == 0 || m == 0 || !(level > 0.0 && level < 1.0) {
         return None;
     }
     let mut d: Vec<f64> = Vec::with_capacity(n * m);
@@ -161,43 +171,40 @@ pub fn hodges_lehmann(base: &[f64], cand: &[f64], level: f64) -> Option<Shift> {
     } else {
         (d[nm / 2 - 1] + d[nm / 2]) / 2.0
     };
-    let alpha = 1.0 - level;
+    let half_alpha = (1.0 - level) / 2.0;
     let ties = {
         let mut all: Vec<f64> = b.iter().chain(&c).copied().collect();
         all.sort_by(f64::total_cmp);
         all.windows(2).any(|w| w[0] == w[1])
     };
+    // The interval [d_(k), d_(nm + 1 - k)] covers the shift unless U <= k - 1 or
+    // U >= nm + 1 - k: its coverage is 1 - 2 P(U <= k - 1).
     let (k, achieved) = if !ties && n <= EXACT_UP_TO && m <= EXACT_UP_TO {
         let dist = UDistribution::new(n, m);
-        // qwilcox(alpha / 2): the smallest u with P(U <= u) >= alpha / 2; at least 1.
+        // qwilcox(alpha / 2): the smallest u with P(U <= u) >= alpha / 2.
         let mut acc = 0.0;
         let mut q = 0;
         for (u, p) in dist.prob.iter().enumerate() {
             acc += p;
-            if acc >= alpha / 2.0 {
+            if acc >= half_alpha {
                 q = u;
                 break;
             }
         }
-        let q = q.max(1);
-        (q, 1.0 - 2.0 * dist.cdf(q - 1))
+        let k = q.max(1);
+        (k, 1.0 - 2.0 * dist.cdf(k - 1))
     } else {
-        let z = normal_quantile(1.0 - alpha / 2.0);
-        let (nf, mf) = (n as f64, m as f64);
-        let k = (nf * mf / 2.0 - z * (nf * mf * (nf + mf + 1.0) / 12.0).sqrt()).round();
-        (k.max(1.0) as usize, level)
+        let z = normal_quantile(1.0 - half_alpha);
+        let mean = nm as f64 / 2.0;
+        let sd = (nm as f64 * (n + m + 1) as f64 / 12.0).sqrt();
+        let k = (mean - z * sd).round().max(1.0) as usize;
+        (k, 1.0 - 2.0 * normal_cdf((k as f64 - 0.5 - mean) / sd))
     };
-    let k = k.min(nm);
-    // Too small for the level: k reaches past the middle; the whole range is all there is.
-    let (low, high, achieved) = if k > nm - k + 1 || achieved < 0.0 {
-        (d[0], d[nm - 1], 0.0)
-    } else {
-        (d[k - 1], d[nm - k], achieved)
-    };
+    // k <= (nm + 1) / 2 as level > 0, so low <= high.
     Some(Shift {
         estimate,
-        low,
-        high,
+        low: d[k - 1],
+        high: d[nm - k],
         level,
         achieved,
     })
@@ -407,8 +414,8 @@ mod tests {
     //! alternative='two-sided', method='exact' | 'asymptotic')`, `numpy.median` of the pairwise
     //! differences) and, for the intervals, R's `wilcox.test` procedure run on an exact
     //! null distribution computed by the recursion f(u, n, m) = f(u - m, n - 1, m) + f(u, n, m - 1)
-    //! (not the subset-sum table used here); erfc and normal quantiles from mpmath 1.4.1 at 40
-    //! digits.
+    //! (not the subset-sum table used here); normal-approximation coverages from
+    //! `scipy.special.ndtr`; erfc and normal quantiles from mpmath 1.4.1 at 40 digits.
     use super::*;
 
     fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -455,7 +462,9 @@ mod tests {
         assert_eq!(t.u, 49.5);
         assert!(close(t.p, 0.07080292269436897, 1e-6), "{t:?}");
         let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        // k = 13 of 64; R's root-finding interval: -6.4e-5 to 5.00003 (tolerance 1e-4).
         assert_eq!((s.estimate, s.low, s.high), (3.0, 0.0, 5.0));
+        assert!(close(s.achieved, 0.9594311442042174, 1e-9), "{s:?}");
     }
 
     const BIG_BASE: [f64; 60] = [
@@ -485,6 +494,7 @@ mod tests {
         assert!(close(s.estimate, 0.06114999999999998, 1e-9), "{s:?}");
         assert!(close(s.low, 0.03079999999999994, 1e-9), "{s:?}");
         assert!(close(s.high, 0.0938, 1e-9), "{s:?}");
+        assert!(close(s.achieved, 0.9500470427264741, 1e-9), "{s:?}");
     }
 
     #[test]
@@ -509,6 +519,24 @@ mod tests {
         // 1 vs 1: no interval at 95 % exists; the whole range, with the coverage said.
         let s = hodges_lehmann(&[1.0], &[2.0], 0.95).unwrap();
         assert_eq!((s.low, s.high, s.achieved), (1.0, 1.0, 0.0));
+        assert!(hodges_lehmann(&[f64::NAN], &[f64::NAN, 1.0], 0.95).is_none());
+        let s = hodges_lehmann(&[1.0, f64::INFINITY], &[f64::NAN, 3.0], 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (2.0, 2.0, 2.0));
+    }
+
+    #[test]
+    fn tiny_sides_give_the_whole_range_with_its_coverage() {
+        // 2 vs 2 without ties: exact, k = 1, coverage 1 - 2 / 6.
+        let s = hodges_lehmann(&[1.0, 2.0], &[1.5, 3.0], 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (0.75, -0.5, 2.0));
+        assert!(close(s.achieved, 2.0 / 3.0, 1e-12), "{s:?}");
+        // With a tie: normal approximation, k = 1, coverage 1 - 2 Phi(-1.5 / sqrt(20 / 12)).
+        let s = hodges_lehmann(&[1.0, 1.0], &[1.0, 2.0], 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (0.5, 0.0, 1.0));
+        assert!(close(s.achieved, 0.7547218831932272, 1e-12), "{s:?}");
+        for level in [0.0, 1.0, -0.5, f64::NAN] {
+            assert!(hodges_lehmann(&[1.0, 2.0], &[1.5, 3.0], level).is_none());
+        }
     }
 
     #[test]
