@@ -412,10 +412,11 @@ pub fn normal_quantile(p: f64) -> f64 {
 mod tests {
     //! Reference values from scipy 1.17.1 (`scipy.stats.mannwhitneyu(cand, base,
     //! alternative='two-sided', method='exact' | 'asymptotic')`, `numpy.median` of the pairwise
-    //! differences) and, for the intervals, R's `wilcox.test` procedure run on an exact
-    //! null distribution computed by the recursion f(u, n, m) = f(u - m, n - 1, m) + f(u, n, m - 1)
-    //! (not the subset-sum table used here); normal-approximation coverages from
-    //! `scipy.special.ndtr`; erfc and normal quantiles from mpmath 1.4.1 at 40 digits.
+    //! differences, numpy 2.4.6) and, for the intervals, R's `wilcox.test` procedure run on an
+    //! exact null distribution computed with Python integers by the recursion
+    //! f(u, n, m) = f(u - m, n - 1, m) + f(u, n, m - 1) (not the subset-sum table used here);
+    //! normal-approximation coverages from `scipy.special.ndtr`; erfc and normal quantiles
+    //! from mpmath 1.4.1 at 40 digits.
     use super::*;
 
     fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -451,6 +452,42 @@ mod tests {
         assert!(close(s.low, 0.09467300000000001, 1e-12), "{s:?}");
         assert!(close(s.high, 0.34099999999999997, 1e-12), "{s:?}");
         assert!(close(s.achieved, 0.9682539682539683, 1e-9));
+    }
+
+    #[test]
+    fn boot_times_ten_cycles_a_side() {
+        let base = [
+            0.291, 0.406, 0.302, 0.297, 0.311, 0.288, 0.335, 0.299, 0.319, 0.305,
+        ];
+        let cand = [
+            0.284, 0.301, 0.279, 0.293, 0.287, 0.276, 0.296, 0.281, 0.309, 0.290,
+        ];
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert!(t.exact);
+        assert_eq!(t.u, 15.0);
+        assert!(close(t.p, 0.006841455757864427, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        // k = 24 of 100 differences.
+        assert!(close(s.estimate, -0.01699999999999996, 1e-12), "{s:?}");
+        assert!(close(s.low, -0.03400000000000003, 1e-12), "{s:?}");
+        assert!(close(s.high, -0.0040000000000000036, 1e-12), "{s:?}");
+        assert!(close(s.achieved, 0.9567429474550218, 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn fifty_a_side_is_still_exact() {
+        let base: Vec<f64> = (0..50).map(|i| 2.0 + 0.01 * i as f64).collect();
+        let cand: Vec<f64> = (0..50).map(|j| 2.1 + 0.01 * j as f64 + 0.005).collect();
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert!(t.exact);
+        assert_eq!(t.u, 1720.0);
+        assert!(close(t.p, 0.0010550164711136663, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        // k = 966 of 2500 differences.
+        assert!(close(s.estimate, 0.10499999999999998, 1e-9), "{s:?}");
+        assert!(close(s.low, 0.04499999999999993, 1e-9), "{s:?}");
+        assert!(close(s.high, 0.16500000000000004, 1e-9), "{s:?}");
+        assert!(close(s.achieved, 0.9504522764011537, 1e-9), "{s:?}");
     }
 
     #[test]
