@@ -1,7 +1,8 @@
 //! The two-sample statistics of a comparison, distribution-free because boot times are not
 //! normal (a slow cycle now and then, several modes): the Mann-Whitney U test, the
 //! Hodges-Lehmann shift with its confidence interval, and the sample size a test would need.
-//! Results match `scipy.stats.mannwhitneyu` and R's `wilcox.test(cand, base, conf.int = TRUE)`.
+//! p-values match `scipy.stats.mannwhitneyu(cand, base)` (exact or asymptotic with continuity
+//! correction); the exact intervals match R's `wilcox.test(cand, base, conf.int = TRUE)`.
 
 /// Largest side for which the exact distribution of U is used (when there are no ties).
 pub const EXACT_UP_TO: usize = 50;
@@ -30,8 +31,10 @@ pub struct Shift {
     /// The confidence asked for.
     pub level: f64,
     /// The confidence the interval has: order statistics of the differences can only give
-    /// some levels, and the one at or above `level` is taken (the whole range of differences,
-    /// with less than `level`, when the sides are too small for any).
+    /// some levels, and the one at or above `level` is taken. When the sides are too small
+    /// for any, the interval is the whole range of differences and `achieved` is below
+    /// `level` (0 for one value a side). Exact when the interval is, else the normal
+    /// approximation's.
     pub achieved: f64,
 }
 
@@ -39,8 +42,10 @@ fn finite(v: &[f64]) -> Vec<f64> {
     v.iter().copied().filter(|x| x.is_finite()).collect()
 }
 
-/// The Mann-Whitney U test of `cand` against `base`, two-sided. Values that are not finite
-/// are left out; `None` when a side has none.
+/// The Mann-Whitney U test of `cand` against `base`, two-sided. Exact: `min(1, 2 min(P(U <= u),
+/// P(U >= u)))`. Normal approximation: `z = (|u - n m / 2| - 1/2) / sigma`, sigma with the tie
+/// correction, p = `min(1, 2 P(Z > z))`, 1 when every value is the same. Values that are not
+/// finite are left out; `None` when a side has none.
 pub fn mann_whitney(base: &[f64], cand: &[f64]) -> Option<MannWhitney> {
     let (b, c) = (finite(base), finite(cand));
     let (n, m) = (b.len(), c.len());
@@ -138,14 +143,19 @@ impl UDistribution {
 }
 
 /// The Hodges-Lehmann estimate of `cand - base` and its confidence interval at `level` (e.g.
-/// 0.95), as R's `wilcox.test(cand, base, conf.int = TRUE)` gives it: the k-th smallest and
-/// k-th largest of the `n * m` pairwise differences, k the lower `(1 - level) / 2` quantile of
-/// U (exact distribution as in [`mann_whitney`], else the normal approximation
-/// `k = n m / 2 - z sqrt(n m (n + m + 1) / 12)`). `None` when a side has no finite value.
+/// 0.95), by the order statistics of the `n * m` pairwise differences `cand[j] - base[i]`:
+/// from the k-th smallest to the k-th largest. With the exact distribution of U (same rule as
+/// [`mann_whitney`]), k is the lower `(1 - level) / 2` quantile of U, at least 1, and the
+/// interval is the one R's `wilcox.test(cand, base, conf.int = TRUE)` gives. Otherwise k is
+/// `round(n m / 2 - z sqrt(n m (n + m + 1) / 12))`, at least 1, with `z` the upper
+/// `(1 - level) / 2` normal quantile: the largest k whose continuity-corrected normal
+/// coverage is at least `level` (R finds its asymptotic interval by root finding instead,
+/// and lands within its tolerance of these ends). Values that are not finite are left out;
+/// `None` when a side has none or `level` is not in (0, 1).
 pub fn hodges_lehmann(base: &[f64], cand: &[f64], level: f64) -> Option<Shift> {
     let (b, c) = (finite(base), finite(cand));
     let (n, m) = (b.len(), c.len());
-    if n == 0 || m == 0 {
+    if n == 0 || m == 0 || !(level > 0.0 && level < 1.0) {
         return None;
     }
     let mut d: Vec<f64> = Vec::with_capacity(n * m);
@@ -161,43 +171,40 @@ pub fn hodges_lehmann(base: &[f64], cand: &[f64], level: f64) -> Option<Shift> {
     } else {
         (d[nm / 2 - 1] + d[nm / 2]) / 2.0
     };
-    let alpha = 1.0 - level;
+    let half_alpha = (1.0 - level) / 2.0;
     let ties = {
         let mut all: Vec<f64> = b.iter().chain(&c).copied().collect();
         all.sort_by(f64::total_cmp);
         all.windows(2).any(|w| w[0] == w[1])
     };
+    // The interval [d_(k), d_(nm + 1 - k)] covers the shift unless U <= k - 1 or
+    // U >= nm + 1 - k: its coverage is 1 - 2 P(U <= k - 1).
     let (k, achieved) = if !ties && n <= EXACT_UP_TO && m <= EXACT_UP_TO {
         let dist = UDistribution::new(n, m);
-        // qwilcox(alpha / 2): the smallest u with P(U <= u) >= alpha / 2; at least 1.
+        // qwilcox(alpha / 2): the smallest u with P(U <= u) >= alpha / 2.
         let mut acc = 0.0;
         let mut q = 0;
         for (u, p) in dist.prob.iter().enumerate() {
             acc += p;
-            if acc >= alpha / 2.0 {
+            if acc >= half_alpha {
                 q = u;
                 break;
             }
         }
-        let q = q.max(1);
-        (q, 1.0 - 2.0 * dist.cdf(q - 1))
+        let k = q.max(1);
+        (k, 1.0 - 2.0 * dist.cdf(k - 1))
     } else {
-        let z = normal_quantile(1.0 - alpha / 2.0);
-        let (nf, mf) = (n as f64, m as f64);
-        let k = (nf * mf / 2.0 - z * (nf * mf * (nf + mf + 1.0) / 12.0).sqrt()).round();
-        (k.max(1.0) as usize, level)
+        let z = normal_quantile(1.0 - half_alpha);
+        let mean = nm as f64 / 2.0;
+        let sd = (nm as f64 * (n + m + 1) as f64 / 12.0).sqrt();
+        let k = (mean - z * sd).round().max(1.0) as usize;
+        (k, 1.0 - 2.0 * normal_cdf((k as f64 - 0.5 - mean) / sd))
     };
-    let k = k.min(nm);
-    // Too small for the level: k reaches past the middle; the whole range is all there is.
-    let (low, high, achieved) = if k > nm - k + 1 || achieved < 0.0 {
-        (d[0], d[nm - 1], 0.0)
-    } else {
-        (d[k - 1], d[nm - k], achieved)
-    };
+    // k <= (nm + 1) / 2 as level > 0, so low <= high.
     Some(Shift {
         estimate,
-        low,
-        high,
+        low: d[k - 1],
+        high: d[nm - k],
         level,
         achieved,
     })
@@ -231,9 +238,15 @@ pub fn normal_sf(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)
 }
 
+/// P(Z <= z) for a standard normal Z: `erfc(-z / sqrt 2) / 2`, accurate in both tails.
+pub fn normal_cdf(z: f64) -> f64 {
+    0.5 * erfc(-z / std::f64::consts::SQRT_2)
+}
+
 /// The complementary error function, W. J. Cody's rational Chebyshev approximations (Math.
-/// Comp. 23, 1969), relative error below 1e-15 over the whole line. The coefficients are
-/// Cody's as published, some with more digits than an f64 holds.
+/// Comp. 23, 1969), relative error below 1e-15 where the result is a normal f64 (x below
+/// about 26.5). The coefficients are Cody's as published, some with more digits than an f64
+/// holds.
 #[allow(clippy::excessive_precision)]
 pub fn erfc(x: f64) -> f64 {
     let ax = x.abs();
@@ -331,14 +344,19 @@ fn tail(x: f64, r: f64) -> f64 {
 }
 
 /// The standard normal quantile: Acklam's rational approximation refined by one Halley step
-/// on [`normal_sf`], relative error near 1e-15.
+/// on [`normal_cdf`], relative error below 1e-14 for `p` down to the smallest normal f64
+/// (Acklam's 1.2e-9 for subnormal `p`). Above 0.5 it is `-normal_quantile(1 - p)`, `1 - p`
+/// being exact there. `-inf` at 0, `inf` at 1, NaN outside [0, 1].
 #[allow(clippy::excessive_precision)]
 pub fn normal_quantile(p: f64) -> f64 {
-    if p <= 0.0 {
+    if !(0.0..=1.0).contains(&p) {
+        return f64::NAN;
+    }
+    if p == 0.0 {
         return f64::NEG_INFINITY;
     }
-    if p >= 1.0 {
-        return f64::INFINITY;
+    if p > 0.5 {
+        return -normal_quantile(1.0 - p);
     }
     const A: [f64; 6] = [
         -3.969_683_028_665_376e1,
@@ -369,24 +387,24 @@ pub fn normal_quantile(p: f64) -> f64 {
         2.445_134_137_142_996,
         3.754_408_661_907_416,
     ];
-    let low = 0.024_25;
-    let x = if p < low {
+    // p in (0, 0.5]: Acklam's lower region below 0.02425, central region above.
+    let x = if p < 0.024_25 {
         let q = (-2.0 * p.ln()).sqrt();
         (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
             / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
-    } else if p <= 1.0 - low {
+    } else {
         let q = p - 0.5;
         let r = q * q;
         (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
             / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
-    } else {
-        let q = (-2.0 * (1.0 - p).ln()).sqrt();
-        -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
-            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     };
-    // One Halley step: e = Phi(x) - p.
-    let e = (1.0 - normal_sf(x)) - p;
+    // One Halley step on e = Phi(x) - p, with Phi(x) from erfc so the lower tail keeps its
+    // relative accuracy. For subnormal p, exp(x^2 / 2) overflows: Acklam's value stands.
+    let e = normal_cdf(x) - p;
     let u = e * (2.0 * std::f64::consts::PI).sqrt() * (x * x / 2.0).exp();
+    if !u.is_finite() {
+        return x;
+    }
     x - u / (1.0 + x * u / 2.0)
 }
 
@@ -394,9 +412,11 @@ pub fn normal_quantile(p: f64) -> f64 {
 mod tests {
     //! Reference values from scipy 1.17.1 (`scipy.stats.mannwhitneyu(cand, base,
     //! alternative='two-sided', method='exact' | 'asymptotic')`, `numpy.median` of the pairwise
-    //! differences) and, for the intervals, R's `wilcox.test` procedure run on an exact
-    //! null distribution computed by the recursion f(u, n, m) = f(u - m, n - 1, m) + f(u, n, m - 1)
-    //! (not the subset-sum table used here).
+    //! differences, numpy 2.4.6) and, for the intervals, R's `wilcox.test` procedure run on an
+    //! exact null distribution computed with Python integers by the recursion
+    //! f(u, n, m) = f(u - m, n - 1, m) + f(u, n, m - 1) (not the subset-sum table used here);
+    //! normal-approximation coverages from `scipy.special.ndtr`; erfc and normal quantiles
+    //! from mpmath 1.4.1 at 40 digits.
     use super::*;
 
     fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -435,6 +455,42 @@ mod tests {
     }
 
     #[test]
+    fn boot_times_ten_cycles_a_side() {
+        let base = [
+            0.291, 0.406, 0.302, 0.297, 0.311, 0.288, 0.335, 0.299, 0.319, 0.305,
+        ];
+        let cand = [
+            0.284, 0.301, 0.279, 0.293, 0.287, 0.276, 0.296, 0.281, 0.309, 0.290,
+        ];
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert!(t.exact);
+        assert_eq!(t.u, 15.0);
+        assert!(close(t.p, 0.006841455757864427, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        // k = 24 of 100 differences.
+        assert!(close(s.estimate, -0.01699999999999996, 1e-12), "{s:?}");
+        assert!(close(s.low, -0.03400000000000003, 1e-12), "{s:?}");
+        assert!(close(s.high, -0.0040000000000000036, 1e-12), "{s:?}");
+        assert!(close(s.achieved, 0.9567429474550218, 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn fifty_a_side_is_still_exact() {
+        let base: Vec<f64> = (0..50).map(|i| 2.0 + 0.01 * i as f64).collect();
+        let cand: Vec<f64> = (0..50).map(|j| 2.1 + 0.01 * j as f64 + 0.005).collect();
+        let t = mann_whitney(&base, &cand).unwrap();
+        assert!(t.exact);
+        assert_eq!(t.u, 1720.0);
+        assert!(close(t.p, 0.0010550164711136663, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        // k = 966 of 2500 differences.
+        assert!(close(s.estimate, 0.10499999999999998, 1e-9), "{s:?}");
+        assert!(close(s.low, 0.04499999999999993, 1e-9), "{s:?}");
+        assert!(close(s.high, 0.16500000000000004, 1e-9), "{s:?}");
+        assert!(close(s.achieved, 0.9504522764011537, 1e-9), "{s:?}");
+    }
+
+    #[test]
     fn ties_use_the_corrected_normal_approximation() {
         let base = [1.0, 2.0, 2.0, 3.0, 4.0, 5.0, 5.0, 6.0];
         let cand = [2.0, 3.0, 5.0, 5.0, 7.0, 8.0, 9.0, 9.0];
@@ -443,7 +499,9 @@ mod tests {
         assert_eq!(t.u, 49.5);
         assert!(close(t.p, 0.07080292269436897, 1e-6), "{t:?}");
         let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
+        // k = 13 of 64; R's root-finding interval: -6.4e-5 to 5.00003 (tolerance 1e-4).
         assert_eq!((s.estimate, s.low, s.high), (3.0, 0.0, 5.0));
+        assert!(close(s.achieved, 0.9594311442042174, 1e-9), "{s:?}");
     }
 
     const BIG_BASE: [f64; 60] = [
@@ -473,6 +531,7 @@ mod tests {
         assert!(close(s.estimate, 0.06114999999999998, 1e-9), "{s:?}");
         assert!(close(s.low, 0.03079999999999994, 1e-9), "{s:?}");
         assert!(close(s.high, 0.0938, 1e-9), "{s:?}");
+        assert!(close(s.achieved, 0.9500470427264741, 1e-9), "{s:?}");
     }
 
     #[test]
@@ -497,6 +556,24 @@ mod tests {
         // 1 vs 1: no interval at 95 % exists; the whole range, with the coverage said.
         let s = hodges_lehmann(&[1.0], &[2.0], 0.95).unwrap();
         assert_eq!((s.low, s.high, s.achieved), (1.0, 1.0, 0.0));
+        assert!(hodges_lehmann(&[f64::NAN], &[f64::NAN, 1.0], 0.95).is_none());
+        let s = hodges_lehmann(&[1.0, f64::INFINITY], &[f64::NAN, 3.0], 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (2.0, 2.0, 2.0));
+    }
+
+    #[test]
+    fn tiny_sides_give_the_whole_range_with_its_coverage() {
+        // 2 vs 2 without ties: exact, k = 1, coverage 1 - 2 / 6.
+        let s = hodges_lehmann(&[1.0, 2.0], &[1.5, 3.0], 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (0.75, -0.5, 2.0));
+        assert!(close(s.achieved, 2.0 / 3.0, 1e-12), "{s:?}");
+        // With a tie: normal approximation, k = 1, coverage 1 - 2 Phi(-1.5 / sqrt(20 / 12)).
+        let s = hodges_lehmann(&[1.0, 1.0], &[1.0, 2.0], 0.95).unwrap();
+        assert_eq!((s.estimate, s.low, s.high), (0.5, 0.0, 1.0));
+        assert!(close(s.achieved, 0.7547218831932272, 1e-12), "{s:?}");
+        for level in [0.0, 1.0, -0.5, f64::NAN] {
+            assert!(hodges_lehmann(&[1.0, 2.0], &[1.5, 3.0], level).is_none());
+        }
     }
 
     #[test]
@@ -513,12 +590,34 @@ mod tests {
     }
 
     #[test]
-    fn normal_functions_match_python() {
-        // math.erfc and statistics.NormalDist().inv_cdf of CPython 3.11.
-        assert!(close(erfc(1.0), 0.15729920705028513, 1e-15));
-        assert!(close(erfc(-1.0), 1.842700792949715, 1e-15));
-        assert!(close(erfc(6.0), 2.1519736712498916e-17, 1e-14));
-        assert!(close(normal_quantile(0.975), 1.9599639845400536, 1e-14));
-        assert!(close(normal_quantile(0.8), 0.8416212335729144, 1e-14));
+    fn normal_functions_match_mpmath() {
+        for (x, want) in [
+            (1.0, 0.15729920705028513),
+            (-1.0, 1.8427007929497148),
+            (0.3, 0.6713732405408726),
+            (2.5, 0.0004069520174449589),
+            (6.0, 2.1519736712498913e-17),
+            (10.0, 2.088487583762545e-45),
+            (26.0, 5.663192408856143e-296),
+        ] {
+            assert!(close(erfc(x), want, 1e-15), "erfc({x}) = {}", erfc(x));
+        }
+        assert!(close(normal_cdf(-10.0), 7.619853024160525e-24, 1e-14));
+        for (p, want) in [
+            (0.975, 1.9599639845400538),
+            (0.8, 0.8416212335729144),
+            (0.999, 3.090232306167813),
+            (0.025, -1.9599639845400543),
+            (1e-20, -9.262340089798407),
+            (1e-100, -21.273453560965326),
+        ] {
+            let x = normal_quantile(p);
+            assert!(close(x, want, 1e-14), "normal_quantile({p}) = {x}");
+        }
+        assert_eq!(normal_quantile(0.5), 0.0);
+        assert_eq!(normal_quantile(0.0), f64::NEG_INFINITY);
+        assert_eq!(normal_quantile(1.0), f64::INFINITY);
+        assert!(normal_quantile(1.5).is_nan() && normal_quantile(f64::NAN).is_nan());
+        assert!(normal_quantile(5e-324) < -38.0);
     }
 }
