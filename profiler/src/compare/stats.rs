@@ -81,7 +81,7 @@ pub fn mann_whitney(base: &[f64], cand: &[f64]) -> Option<MannWhitney> {
     let u = rank_sum_cand - (m * (m + 1)) as f64 / 2.0;
     let (nf, mf) = (n as f64, m as f64);
     if tie_term == 0.0 && n <= EXACT_UP_TO && m <= EXACT_UP_TO {
-        let d = UDistribution::new(n, m);
+        let d = UDistribution::of(n, m);
         let k = u.round() as usize;
         let p = (2.0 * d.cdf(k).min(d.sf(k))).min(1.0);
         return Some(MannWhitney { u, p, exact: true });
@@ -106,6 +106,25 @@ struct UDistribution {
 }
 
 impl UDistribution {
+    /// The distribution for sides of `n` and `m`, computed once per pair of sizes and kept:
+    /// a comparison tests every figure, and the figures of a run mostly have the same counts.
+    fn of(n: usize, m: usize) -> std::sync::Arc<UDistribution> {
+        use std::collections::HashMap;
+        use std::sync::{Arc, Mutex, OnceLock};
+        static MEMO: OnceLock<Mutex<HashMap<(usize, usize), Arc<UDistribution>>>> =
+            OnceLock::new();
+        let memo = MEMO.get_or_init(Default::default);
+        let key = (n.min(m), n.max(m));
+        if let Some(d) = memo.lock().ok().and_then(|g| g.get(&key).cloned()) {
+            return d;
+        }
+        let d = Arc::new(UDistribution::new(key.0, key.1));
+        if let Ok(mut g) = memo.lock() {
+            g.insert(key, d.clone());
+        }
+        d
+    }
+
     fn new(n: usize, m: usize) -> Self {
         // Subsets of size k of {1..N} by rank sum, built element by element; U = S - k(k+1)/2.
         let k = n.min(m);
@@ -180,7 +199,7 @@ pub fn hodges_lehmann(base: &[f64], cand: &[f64], level: f64) -> Option<Shift> {
     // The interval [d_(k), d_(nm + 1 - k)] covers the shift unless U <= k - 1 or
     // U >= nm + 1 - k: its coverage is 1 - 2 P(U <= k - 1).
     let (k, achieved) = if !ties && n <= EXACT_UP_TO && m <= EXACT_UP_TO {
-        let dist = UDistribution::new(n, m);
+        let dist = UDistribution::of(n, m);
         // qwilcox(alpha / 2): the smallest u with P(U <= u) >= alpha / 2.
         let mut acc = 0.0;
         let mut q = 0;
