@@ -115,3 +115,85 @@ fn missing_run_json_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("run.json"));
 }
+
+/// A run directory whose boots.jsonl is missing, empty, torn or short of the planned cycles:
+/// an error naming what is wrong, or with --partial a guide that says which cycles are missing.
+#[test]
+fn incomplete_runs_are_errors_unless_partial() {
+    let saved =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/runs/qemu-arm64-5");
+    let recs = std::fs::read_to_string(saved.join("boots.jsonl")).unwrap();
+    let lines: Vec<&str> = recs.lines().collect();
+    let three: String = lines[..3].iter().map(|l| format!("{l}\n")).collect();
+    let torn = format!("{three}{}", &lines[3][..100]);
+    let cases: [(&str, Option<String>, &str); 4] = [
+        ("missing", None, "boots.jsonl is missing"),
+        ("empty", Some(String::new()), "boots.jsonl is empty"),
+        (
+            "torn",
+            Some(torn),
+            "the last line is torn (no newline after record 4)",
+        ),
+        (
+            "short",
+            Some(three),
+            "holds 3 of the 5 cycles run.json plans (cycles 4-5 missing)",
+        ),
+    ];
+    for (name, boots, said) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join(name);
+        std::fs::create_dir(&run).unwrap();
+        std::fs::copy(saved.join("run.json"), run.join("run.json")).unwrap();
+        if let Some(b) = &boots {
+            std::fs::write(run.join("boots.jsonl"), b).unwrap();
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+            .arg("report")
+            .arg(&run)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(said) && err.contains("--partial"),
+            "{name}: {err}"
+        );
+        assert!(
+            !run.join("guide.md").exists(),
+            "{name}: no guide without --partial"
+        );
+
+        let out = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+            .arg("report")
+            .arg(&run)
+            .arg("--partial")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let md = std::fs::read_to_string(run.join("guide.md")).unwrap();
+        let row = md
+            .lines()
+            .find(|l| l.starts_with("| Incomplete run |"))
+            .unwrap_or_else(|| panic!("{name}: {md}"));
+        assert!(row.contains(said), "{name}: {row}");
+        let rep: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap())
+                .unwrap();
+        let missing: Vec<u64> = rep["runs"][0]["missing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        let want: Vec<u64> = match name {
+            "missing" | "empty" => vec![1, 2, 3, 4, 5],
+            _ => vec![4, 5],
+        };
+        assert_eq!(missing, want, "{name}");
+    }
+}

@@ -90,6 +90,10 @@ pub struct ReportArgs {
     /// Directory to write into [default: the first run directory]; `-` for stdout (one format).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+    /// Report a run whose boots.jsonl is missing, empty, torn or short of the planned cycles
+    /// (a loop that was stopped): the guide says which cycles are missing.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// Size of `boots.jsonl` above which reading it is announced before it starts (about 3,000
@@ -97,7 +101,7 @@ pub struct ReportArgs {
 const LARGE: u64 = 8_000_000;
 
 /// Reads run directories, saying how many cycles each holds and how long it took.
-pub fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunData>> {
+pub fn load_runs(dirs: &[PathBuf], partial: bool) -> Result<Vec<RunData>> {
     let mut runs = Vec::new();
     for d in dirs {
         let t = Instant::now();
@@ -109,7 +113,10 @@ pub fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunData>> {
                 bytes as f64 / 1e6
             );
         }
-        let r = RunData::load(d)?;
+        let r = RunData::load(d, partial)?;
+        for g in &r.gaps {
+            eprintln!("perfguide: warning: {g}");
+        }
         eprintln!(
             "perfguide: read {}: {} cycles{} in {:.2} s",
             d.display(),
@@ -128,7 +135,7 @@ pub fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunData>> {
 
 /// Runs the subcommand.
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
-    let runs = load_runs(&a.runs)?;
+    let runs = load_runs(&a.runs, a.partial)?;
     let r = report::guide::build(&runs, Some(report::guide::TOP));
     let formats: Vec<Format> = if a.format.is_empty() {
         Format::ALL.to_vec()

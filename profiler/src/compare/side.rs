@@ -39,7 +39,7 @@ pub fn load(path: &Path) -> Result<Side, SideError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
     if path.is_dir() {
-        let run = RunData::load(path)?;
+        let run = RunData::load(path, false)?;
         let name = run.name();
         return Ok(Side {
             name,

@@ -460,6 +460,9 @@ fn run_info(r: &RunData, ok: usize, board: Option<&Board>, baud: (u32, bool)) ->
             failed.len()
         ),
     ));
+    if !r.gaps.is_empty() {
+        setup.push(("Incomplete run".into(), r.gaps.join("; ")));
+    }
     setup.push((
         "Capture".into(),
         format!(
@@ -483,6 +486,7 @@ fn run_info(r: &RunData, ok: usize, board: Option<&Board>, baud: (u32, bool)) ->
         recorded: r.records.len(),
         ok,
         failed,
+        missing: r.missing.clone(),
         baud: baud.0,
         baud_nominal: baud.1,
     }

@@ -27,6 +27,11 @@ pub struct BenchLine {
 /// What a report reads of a run directory.
 #[derive(Debug)]
 pub struct RunData {
+    /// What is missing or damaged in `boots.jsonl` (empty when it holds every planned cycle
+    /// whole); only with [`RunData::load`]'s `partial`, else these are errors.
+    pub gaps: Vec<String>,
+    /// Planned cycles with no record.
+    pub missing: Vec<u32>,
     /// The directory.
     pub dir: PathBuf,
     /// `run.json`.
@@ -38,8 +43,10 @@ pub struct RunData {
 }
 
 impl RunData {
-    /// Reads the run directory `dir`.
-    pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+    /// Reads the run directory `dir`. A `boots.jsonl` that is missing, empty, torn (its last
+    /// line without a newline) or holds fewer records than `run.json` plans is an error, unless
+    /// `partial`: then what is there is read and [`RunData::gaps`] says what is not.
+    pub fn load(dir: &Path, partial: bool) -> Result<RunData, ReportError> {
         if !dir.is_dir() {
             return Err(ReportError::NotARun(dir.to_path_buf()));
         }
@@ -53,9 +60,47 @@ impl RunData {
                 path: mpath.display().to_string(),
                 message: e.to_string(),
             })?;
-        let records = load_records(&dir.join("boots.jsonl"), false)?;
+        let bpath = dir.join("boots.jsonl");
+        let records = load_records(&bpath, false)?;
+        let mut gaps = Vec::new();
+        match std::fs::read(&bpath) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                gaps.push(format!("{} is missing", bpath.display()))
+            }
+            Err(e) => {
+                return Err(ReportError::Manifest {
+                    path: bpath.display().to_string(),
+                    message: e.to_string(),
+                })
+            }
+            Ok(b) if b.is_empty() => gaps.push(format!("{} is empty", bpath.display())),
+            Ok(b) if b.last() != Some(&b'\n') => gaps.push(format!(
+                "{}: the last line is torn (no newline after record {}): a loop stopped while writing it",
+                bpath.display(),
+                records.len() + 1
+            )),
+            Ok(_) => {}
+        }
+        let have = records.last().map_or(0, |r| r.cycle);
+        let missing: Vec<u32> = (have + 1..=manifest.cycles).collect();
+        if !missing.is_empty() {
+            gaps.push(format!(
+                "{} holds {} of the {} cycles run.json plans (cycles {} missing)",
+                bpath.display(),
+                records.len(),
+                manifest.cycles,
+                span(&missing)
+            ));
+        }
+        if !gaps.is_empty() && !partial {
+            return Err(ReportError::Incomplete {
+                what: gaps.join("; "),
+            });
+        }
         let bench = load_bench(&dir.join(BENCH_JSONL))?;
         Ok(RunData {
+            gaps,
+            missing,
             dir: dir.to_path_buf(),
             manifest,
             records,
@@ -69,6 +114,15 @@ impl RunData {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| self.dir.display().to_string())
+    }
+}
+
+/// `3-7` for consecutive cycle numbers, `3` for one.
+pub fn span(cycles: &[u32]) -> String {
+    match (cycles.first(), cycles.last()) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}-{b}"),
+        _ => String::new(),
     }
 }
 

@@ -45,6 +45,12 @@ pub enum ReportError {
         /// What is wrong.
         message: String,
     },
+    /// `boots.jsonl` lacks cycles or is damaged, and `--partial` was not given.
+    #[error("{what}; `perfguide boot-loop --resume` completes the run, `perfguide report --partial` reports the cycles there are")]
+    Incomplete {
+        /// What is missing or damaged.
+        what: String,
+    },
     /// The path is not a directory.
     #[error("{0}: not a run directory (give the directory `perfguide boot-loop --out` wrote)")]
     NotARun(PathBuf),

@@ -63,6 +63,9 @@ pub struct RunInfo {
     pub ok: usize,
     /// Cycles that failed: number and reason.
     pub failed: Vec<(u32, String)>,
+    /// Planned cycles with no record (a run reported with `--partial`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<u32>,
     /// Baud rate the console cost is computed at.
     pub baud: u32,
     /// Whether `baud` is the board's (a serial console) or the nominal 115200 of a virtual one.
