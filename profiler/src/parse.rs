@@ -128,9 +128,25 @@ fn hand_over(p: &mut Parser, each: &mut impl FnMut(&mut Boot) -> io::Result<()>)
     Ok(())
 }
 
+/// Whether the parser found anything of a boot: a stage, a record of a sub-timeline, the
+/// kernel, systemd or the ready prompt (a file of other text gives one boot with none).
+fn found(b: &Boot) -> bool {
+    !b.stages.is_empty()
+        || !b.bootstage.is_empty()
+        || !b.sbl_profile.is_empty()
+        || !b.initcalls.is_empty()
+        || b.kernel.is_some()
+        || b.systemd.is_some()
+        || b.login_prompt.is_some()
+}
+
 /// Writes one `perfguide/boot-log/v1` object: every boot of `files` as it completes, then
-/// the statistics.
-pub fn write_json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Result<()> {
+/// the statistics. Answers how many boots had anything of a boot in them.
+pub fn write_json(
+    files: &[PathBuf],
+    profile: &BoardProfile,
+    out: &mut impl Write,
+) -> Result<usize> {
     write!(
         out,
         "{{\"schema\":\"{BOOT_LOG_SCHEMA}\",\"board\":{},\"boots\":[",
@@ -138,6 +154,7 @@ pub fn write_json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Writ
     )?;
     let mut stats = Collector::new();
     let mut index = 0;
+    let mut boots = 0;
     // Boots' objects are written into one reused buffer, which goes out in big writes.
     const FLUSH_AT: usize = 64 * 1024;
     let mut obj = Vec::with_capacity(2 * FLUSH_AT);
@@ -150,6 +167,7 @@ pub fn write_json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Writ
                     obj.push(b',');
                 }
                 index += 1;
+                boots += usize::from(found(b));
                 stats.add(b);
                 bootlog_parser::json::write_tailed_boot(&mut obj, b, &tail);
                 if obj.len() >= FLUSH_AT {
@@ -162,10 +180,10 @@ pub fn write_json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Writ
         Ok(())
     };
     let parsed = parse_all();
-    if parsed.is_err() {
+    if let Err(e) = parsed {
         // The boots parsed go out even when a later input fails, as they did boot by boot.
         out.write_all(&obj)?;
-        return parsed;
+        return Err(e);
     }
     // The last boots and the statistics go out in one write: a buffer of 64 KiB or more
     // goes past the `BufWriter` whole, where two smaller ones were each copied into it.
@@ -173,16 +191,23 @@ pub fn write_json(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Writ
     bootlog_parser::json::write_stats(&mut obj, &stats.into_stats());
     obj.extend_from_slice(b"}\n");
     out.write_all(&obj)?;
-    Ok(())
+    Ok(boots)
 }
 
 /// Writes every boot of `files` as a stage table, then the statistics when there are several.
-pub fn write_table(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Write) -> Result<()> {
+/// Answers how many boots had anything of a boot in them.
+pub fn write_table(
+    files: &[PathBuf],
+    profile: &BoardProfile,
+    out: &mut impl Write,
+) -> Result<usize> {
     let mut stats = Collector::new();
     let mut index = 0;
+    let mut boots = 0;
     for f in files {
         let source = f.display().to_string();
         parse_stream(f, profile, |b| {
+            boots += usize::from(found(b));
             stats.add(b);
             write_boot(out, &source, index, b)?;
             index += 1;
@@ -195,5 +220,5 @@ pub fn write_table(files: &[PathBuf], profile: &BoardProfile, out: &mut impl Wri
             .with_total("total", s.total_s.as_ref())
             .write_text(out)?;
     }
-    Ok(())
+    Ok(boots)
 }

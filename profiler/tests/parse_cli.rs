@@ -186,3 +186,35 @@ fn mapped_and_read_files_parse_the_same() {
     assert!(v["boots"].as_array().unwrap().len() > 100);
     assert!(mapped == read, "mapped and read outputs differ");
 }
+
+/// Input with no boot in it (here a real benchmark log) says so on stderr, in both formats,
+/// and exits 1; the output is still written.
+#[test]
+fn no_boot_found_is_said() {
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/corpus/I_bench/stream-5.10-oci-epyc9654-nps1-nps4.log"
+    );
+    for format in ["table", "json"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfguide"))
+            .args(["parse", "--format", format, log])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("no boot found in") && err.contains("stream-5.10"),
+            "{err}"
+        );
+    }
+    let boot = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/corpus/A_k3/beagleplay-am62-debian11-full-boot-to-login.log"
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .args(["parse", boot])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("no boot found"));
+}

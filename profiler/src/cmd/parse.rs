@@ -32,6 +32,8 @@ Examples:
   perfguide parse runs/2026-11-30/            # every cycle of a boot loop, with statistics
   grabserial -t ... | perfguide parse -
 
+Exit status: 0, 1 when no boot was found in the input (said on stderr), 2 on an error.
+
 Regular files are memory-mapped and parsed window by window (memory stays flat); set
 PERFGUIDE_NO_MMAP=1 to read them instead (e.g. a log another process may truncate).")]
 pub struct ParseArgs {
@@ -61,8 +63,17 @@ pub fn run(a: ParseArgs) -> Result<ExitCode> {
         Format::Json => write_json(&files, &profile, &mut out),
         Format::Table => write_table(&files, &profile, &mut out),
     };
-    match r.and_then(|()| out.flush().map_err(Into::into)) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+    match r.and_then(|n| out.flush().map(|()| n).map_err(Into::into)) {
+        Ok(0) => {
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            eprintln!(
+                "perfguide: no boot found in {}: no line any boot-chain grammar knows \
+                 (is it a console log? --board may name the board's patterns)",
+                names.join(", ")
+            );
+            Ok(ExitCode::from(1))
+        }
+        Ok(_) => Ok(ExitCode::SUCCESS),
         Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e),
     }

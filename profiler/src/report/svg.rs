@@ -1029,6 +1029,7 @@ mod tests {
                 recorded: 3,
                 ok: 3,
                 failed: vec![],
+                missing: vec![],
                 baud: 115_200,
                 baud_nominal: true,
             }],
