@@ -60,8 +60,25 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("perfguide: error: {e:#}");
+            eprintln!("perfguide: error: {}", once(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, `: `-separated, each said once: an error whose message already
+/// ends with its cause's (`{path}: {source}`) does not repeat it.
+fn once(e: &anyhow::Error) -> String {
+    let mut said = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if said.ends_with(&c) {
+            continue;
+        }
+        if !said.is_empty() {
+            said.push_str(": ");
+        }
+        said.push_str(&c);
+    }
+    said
 }

@@ -52,3 +52,49 @@ fn inspect_missing_file_is_an_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent.bin"));
 }
+
+/// `perfguide image inspect` has sbl-instrument's exit codes and says each error once; a TOML
+/// error of a board file is said once too.
+#[test]
+fn errors_are_said_once_with_the_shared_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pg = || std::process::Command::new(env!("CARGO_BIN_EXE_perfguide"));
+    let out = pg()
+        .args(["image", "inspect"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("is a directory"), "{e}");
+    let out = pg()
+        .args(["image", "inspect"])
+        .arg(dir.path().join("nope.bin"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(e.matches("No such file or directory").count(), 1, "{e}");
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "not an image\n").unwrap();
+    let out = pg()
+        .args(["image", "inspect", "--strict"])
+        .arg(&text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no known image format"));
+
+    let board = dir.path().join("bad.toml");
+    std::fs::write(&board, "name = \"x\"\n[console\n").unwrap();
+    let out = pg()
+        .args(["parse", "--board-file"])
+        .arg(&board)
+        .arg(&text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(e.matches("TOML parse error").count(), 1, "{e}");
+    assert!(e.contains("bad.toml") && e.contains("line 2"), "{e}");
+}

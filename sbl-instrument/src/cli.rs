@@ -31,7 +31,8 @@ pub enum Cmd {
         /// Output format (`json` is the `perfguide/image/v1` contract).
         #[arg(long, value_enum, default_value = "table")]
         format: OutFormat,
-        /// Exit with status 3 when a stored digest does not match.
+        /// Exit with status 3 when a stored digest does not match or a file is of no known
+        /// format.
         #[arg(long)]
         strict: bool,
     },
@@ -144,6 +145,10 @@ fn media_table(path: Option<&PathBuf>) -> Result<Vec<media::Medium>, Error> {
     }
 }
 
+/// Exit status of `inspect --strict` when a digest does not match or a file is unknown. An
+/// error is 2, as for every perfguide command.
+pub const STRICT_FAILED: u8 = 3;
+
 /// Runs a subcommand; output goes to stdout.
 pub fn run(cmd: Cmd) -> Result<ExitCode, Error> {
     match cmd {
@@ -166,6 +171,13 @@ pub fn run(cmd: Cmd) -> Result<ExitCode, Error> {
                     }
                 });
             }
+            let unknown: Vec<String> = images
+                .iter()
+                .filter(|i| {
+                    i.root.format == crate::Format::Raw.name() && i.root.components.is_empty()
+                })
+                .map(|i| i.path.clone())
+                .collect();
             match format {
                 OutFormat::Json => print_json(&InspectReport::new(images))?,
                 OutFormat::Table => {
@@ -174,9 +186,18 @@ pub fn run(cmd: Cmd) -> Result<ExitCode, Error> {
                     }
                 }
             }
+            for u in &unknown {
+                eprintln!(
+                    "warning: {u}: no known image format (ELF, TI X.509, FIT, board config, appimage, uImage, Image, zImage, MLO): listed as raw bytes"
+                );
+            }
             if strict && mismatch {
-                eprintln!("sbl-instrument: a stored digest does not match");
-                return Ok(ExitCode::from(3));
+                eprintln!("error: a stored digest does not match (--strict)");
+                return Ok(ExitCode::from(STRICT_FAILED));
+            }
+            if strict && !unknown.is_empty() {
+                eprintln!("error: a file is of no known image format (--strict)");
+                return Ok(ExitCode::from(STRICT_FAILED));
             }
         }
         Cmd::Estimate {

@@ -155,7 +155,14 @@ impl Mapped {
     /// Map `path` read-only.
     pub fn open(path: &Path) -> Result<Mapped> {
         let f = File::open(path).map_err(|e| Error::io(path, e))?;
-        let len = f.metadata().map_err(|e| Error::io(path, e))?.len();
+        let meta = f.metadata().map_err(|e| Error::io(path, e))?;
+        if meta.is_dir() {
+            return Err(Error::Invalid(format!(
+                "{}: is a directory; give the image files in it",
+                path.display()
+            )));
+        }
+        let len = meta.len();
         if len == 0 {
             return Ok(Mapped { map: None });
         }

@@ -92,14 +92,14 @@ fn inspect_table_and_strict() {
 }
 
 #[test]
-fn malformed_input_exits_1_with_structure_and_offset() {
+fn malformed_input_exits_2_with_structure_and_offset() {
     let f = fixtures();
     let dir = tempfile::tempdir().unwrap();
     let d = f.read("tispl.bin");
     let p = dir.path().join("tispl.bin");
     std::fs::write(&p, &d[..d.len() / 2]).unwrap();
     let out = bin().arg("inspect").arg(&p).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("FDT") && e.contains("offset 0x"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
@@ -141,7 +141,7 @@ fn estimate_json() {
         .arg(f.path("tiboot3.bin"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown medium floppy"));
 }
 
@@ -217,7 +217,38 @@ fn profile_map_extract_patch_commands() {
         .unwrap();
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(2),
         "needs --output, --in-place or --dry-run"
     );
+}
+
+/// Errors and `--strict` findings have the exit codes of every perfguide command, and each
+/// error is said once: a directory, a missing file, a file of no known format.
+#[test]
+fn directories_missing_and_unknown_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin().arg("inspect").arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("is a directory"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+
+    let missing = dir.path().join("nope.bin");
+    let out = bin().arg("inspect").arg(&missing).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(e.matches("No such file or directory").count(), 1, "{e}");
+
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "not an image\n").unwrap();
+    let out = bin().arg("inspect").arg(&text).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("notes.txt: no known image format"), "{e}");
+    let out = bin()
+        .args(["inspect", "--strict"])
+        .arg(&text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
 }
