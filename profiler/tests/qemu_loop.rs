@@ -8,6 +8,14 @@ use std::process::{Command, Stdio};
 
 const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
 
+/// The QEMU tests of this file run one at a time: a second QEMU on a 2-core machine would
+/// delay the console stamps the fidelity test measures.
+static QEMU: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    QEMU.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn skip() -> bool {
     if std::env::var_os("PERFGUIDE_SKIP_QEMU").is_some_and(|v| v == "1") {
         eprintln!("PERFGUIDE_SKIP_QEMU=1: QEMU boot-loop test skipped");
@@ -35,6 +43,7 @@ fn qemu_boot_loop_three_cycles() {
     if skip() {
         return;
     }
+    let _one = one_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("run");
     let o = Command::new(PERFGUIDE)
@@ -120,10 +129,9 @@ fn qemu_boot_loop_three_cycles() {
     errors_us.sort_by(f64::total_cmp);
     let (med, p99) = (pct(&errors_us, 50.0), pct(&errors_us, 99.0));
     eprintln!("host-vs-printk error: median {med:.0} us, p99 {p99:.0} us");
-    // The targets are median < 1 ms and p99 < 5 ms; loose bounds here so that a loaded
-    // CI machine does not fail the test, tight figures from examples/loop_fidelity.rs.
-    assert!(med < 5_000.0, "median {med} us");
-    assert!(p99 < 50_000.0, "p99 {p99} us");
+    // The fidelity goals: median under 1 ms, p99 under 5 ms (README's figures: 38 us, 230 us).
+    assert!(med < 1_000.0, "median {med} us");
+    assert!(p99 < 5_000.0, "p99 {p99} us");
     assert!(
         stdout.contains("uboot") && stdout.contains("(min "),
         "{stdout}"
@@ -164,6 +172,7 @@ fn qemu_killed_loop_leaves_no_qemu_and_resumes() {
     if skip() {
         return;
     }
+    let _one = one_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("run");
     let mut child = Command::new(PERFGUIDE)

@@ -186,6 +186,14 @@ check_crates_inc() {
 		fail "SRCREV $rev has no meta-perfguide/COPYING.MIT (LIC_FILES_CHKSUM)"
 }
 
+check_msrv_apis() {
+	CLIPPY_MSRV_TARGET_DIR=$WORK/msrv-target bash "$HERE/clippy_msrv_deps.sh" >"$WORK/msrv-apis.log" 2>&1 || {
+		tail -30 "$WORK/msrv-apis.log"
+		fail "clippy_msrv_deps.sh found a std API newer than the minimum Rust"
+	}
+	tail -1 "$WORK/msrv-apis.log"
+}
+
 # The minimum Rust of the recipe is the workspace's rust-version, and every
 # crate of the Cargo.lock builds with it: the working tree's lock and the one
 # at SRCREV (what the recipe builds), when they differ. Needs cargo (to unpack
@@ -526,15 +534,17 @@ setup_tools
 check "oelint-adv: recipes, appends, classes have no findings" check_oelint
 check "layer.conf, README and inert bbappends" check_layer_conf
 check "license checksums of the layer's recipes" check_license_checksums
-# The SRCREV commit is in any full clone; a shallow clone may lack it.
+# The SRCREV commit is in any full clone; a shallow clone is deepened first, and the check
+# fails when the commit still cannot be had.
 PERFGUIDE_SRCREV=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$LAYER/recipes-devtools/perfguide/perfguide_git.bb")
 if [ "$(git -C "$REPO" rev-parse --is-shallow-repository 2>/dev/null)" = true ] &&
 	! git -C "$REPO" cat-file -e "${PERFGUIDE_SRCREV:-0}^{commit}" 2>/dev/null; then
-	echo "note: shallow clone without SRCREV ${PERFGUIDE_SRCREV:-?}: perfguide-crates.inc not checked"
-else
-	check "perfguide-crates.inc matches Cargo.lock of SRCREV" check_crates_inc
+	echo "setup: shallow clone without SRCREV ${PERFGUIDE_SRCREV:-?}: git fetch --unshallow"
+	git -C "$REPO" fetch --quiet --unshallow || true
 fi
+check "perfguide-crates.inc matches Cargo.lock of SRCREV" check_crates_inc
 check "Cargo.lock: every crate builds with PERFGUIDE_MIN_RUST (msrv_lock.py)" check_msrv_lock
+check "no std API newer than the minimum Rust in any compiled crate (clippy_msrv_deps.sh)" check_msrv_apis
 check "kas files validate against kas's schema" check_kas_schema
 check "kas file per machine, target, layers, branches" check_kas_machines
 check "shellcheck perfguide-bench and check.sh" check_shellcheck
