@@ -146,6 +146,19 @@ check_layer_conf() {
 	[ -f "$LAYER/COPYING.MIT" ] || fail "COPYING.MIT missing"
 }
 
+# The layer stands alone (BSP repositories vendor layers by copying them): no
+# symlink in it, and its copy of the runner is the repository's.
+check_layer_alone() {
+	local links
+	links=$(find "$LAYER" -type l)
+	[ -z "$links" ] || fail "symlinks in the layer (a copied-out layer loses their targets): $links"
+	cp -a "$LAYER" "$WORK/alone"
+	[ -z "$(find "$WORK/alone" -xtype l)" ] || fail "the copied-out layer has dangling links"
+	cmp "$BENCH" "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" ||
+		fail "the layer's perfguide-bench differs from images/target/perfguide-bench: cp images/target/perfguide-bench meta-perfguide/recipes-benchmark/perfguide-bench/files/"
+	[ -x "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" ] || fail "the layer's perfguide-bench is not executable"
+}
+
 check_license_checksums() {
 	# perfguide-bench: LIC_FILES_CHKSUM points at a line range of the script.
 	local bb=$LAYER/recipes-benchmark/perfguide-bench/perfguide-bench_1.0.bb
@@ -534,6 +547,7 @@ setup_tools
 check "oelint-adv: recipes, appends, classes have no findings" check_oelint
 check "layer.conf, README and inert bbappends" check_layer_conf
 check "license checksums of the layer's recipes" check_license_checksums
+check "the layer stands alone: no symlink out of it, its runner equal to the repository's" check_layer_alone
 # The SRCREV commit is in any full clone; a shallow clone is deepened first, and the check
 # fails when the commit still cannot be had.
 PERFGUIDE_SRCREV=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$LAYER/recipes-devtools/perfguide/perfguide_git.bb")

@@ -11,9 +11,10 @@ LICENSE = "MIT"
 LIC_FILES_CHKSUM = "file://perfguide-bench;beginline=15;endline=15;md5=b2dccaa94b3629a08bfb4f983cad6f89"
 CVE_PRODUCT = "perfguide"
 
-# files/perfguide-bench is a symlink to images/target/perfguide-bench: the
-# script is kept once in the perfguide repository and shared by this recipe,
-# the Buildroot package and the QEMU reference image.
+# files/perfguide-bench is a copy of images/target/perfguide-bench (the QEMU
+# reference image's and the Buildroot package's), kept equal by
+# tests/layer/check.sh, so that the layer works when copied out of the
+# perfguide repository on its own.
 SRC_URI = "file://perfguide-bench"
 
 S = "${WORKDIR}"
