@@ -25,6 +25,7 @@
 #[allow(unsafe_code)]
 mod ascii;
 pub mod board;
+pub mod bootdata;
 pub mod capture;
 pub mod console;
 mod cpu;

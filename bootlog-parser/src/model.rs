@@ -195,6 +195,33 @@ pub struct KernelInfo {
     pub machine: Option<String>,
 }
 
+/// The system a boot ran on, as a collection script recorded it beside the kernel messages
+/// (the Linux Boot-Time SIG's `grab-boot-data.sh`): what lets boots of different machines be
+/// compared.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SystemInfo {
+    /// The collector and its version, e.g. `grab-boot-data.sh 1.5`.
+    pub source: String,
+    /// `GBD_LAB`: the lab that ran it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub lab: Option<String>,
+    /// `GBD_MACHINE`: the machine's name in that lab.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub machine: Option<String>,
+    /// `GBD_TIMESTAMP`: when the data was taken.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub taken: Option<String>,
+    /// CPUs `/proc/cpuinfo` lists.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cpus: Option<u32>,
+    /// `BogoMIPS` of the first CPU.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub bogomips: Option<f64>,
+    /// Kernel configuration, `CONFIG_*` to its value (`y`, `m`, a number, a quoted string as
+    /// written); options that are `is not set` are left out.
+    pub config: BTreeMap<String, String>,
+}
+
 /// One `systemd-analyze blame` row or one unit of a critical chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SystemdUnit {
@@ -312,6 +339,10 @@ pub struct Boot {
     /// kernel lines (what is above it is console latency).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub printk_offset_s: Option<f64>,
+    /// What a collection script recorded of the system beside the log (a Boot-Time SIG
+    /// `grab-boot-data.sh` file): machine, CPUs, kernel configuration.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub system: Option<SystemInfo>,
     /// Things the parser could not tell, or doubts.
     pub warnings: Vec<String>,
 }

@@ -10,6 +10,7 @@ use bootlog_parser::stats::Collector;
 use bootlog_parser::{BoardProfile, Parser};
 use std::fs::File;
 use std::io::{self, Read, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// Loads the board profile named by `--board` / `--board-file`, or the generic one.
@@ -81,6 +82,19 @@ pub fn parse_stream(
         .file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with("cycle-") && n.ends_with(".log"));
+    if let Some(f) = &file {
+        // A Boot-Time SIG boot-data file: small, read whole, one boot.
+        let mut head = [0u8; bootlog_parser::bootdata::FIRST_LINE.len()];
+        let n = f.read_at(&mut head, 0).unwrap_or(0);
+        if bootlog_parser::bootdata::is_boot_data(&head[..n]) {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            for mut b in bootlog_parser::bootdata::parse_boot_data(&bytes, profile) {
+                each(&mut b)?;
+            }
+            return Ok(());
+        }
+    }
     let mut p = Parser::new(profile).power_on_origin(power_on);
     let mapped = match &file {
         Some(f) => MappedFile::map(f).with_context(|| format!("reading {}", path.display()))?,

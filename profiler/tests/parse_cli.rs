@@ -218,3 +218,28 @@ fn no_boot_found_is_said() {
     assert_eq!(o.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("no boot found"));
 }
+
+/// A Boot-Time SIG grab-boot-data.sh file is one boot with the machine data it holds.
+#[test]
+fn boot_data_file_is_one_boot_with_its_system() {
+    let f = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../bootlog-parser/tests/data/boot-data-perfguide-qemu-arm64-261205-171502.txt"
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .args(["parse", "--format", "json", f])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let boots = v["boots"].as_array().unwrap();
+    assert_eq!(boots.len(), 1);
+    assert_eq!(boots[0]["system"]["machine"], "qemu-arm64");
+    assert_eq!(boots[0]["system"]["cpus"], 1);
+    assert_eq!(boots[0]["system"]["config"]["CONFIG_HZ"], "250");
+    assert_eq!(
+        boots[0]["kernel"]["cmdline"],
+        "console=ttyAMA0,115200 printk.time=1"
+    );
+    assert_eq!(boots[0]["stages"][0]["line"], 64);
+}

@@ -743,6 +743,24 @@ impl W<'_> {
             list!(self, key_list!("errors"), &b.errors, |w, e| w.str_item(e));
         }
         fields!(self; opt_f64(key!("printk_offset_s"), b.printk_offset_s));
+        if let Some(s) = &b.system {
+            self.lit(b",\"system\":{\"source\":");
+            fields!(self;
+                str(&s.source),
+                opt_str(key!("lab"), s.lab.as_deref()),
+                opt_str(key!("machine"), s.machine.as_deref()),
+                opt_str(key!("taken"), s.taken.as_deref()),
+                opt_u64(key!("cpus"), s.cpus.map(u64::from)),
+                opt_f64(key!("bogomips"), s.bogomips),
+            );
+            self.lit(b",\"config\":");
+            let at = self.open_obj();
+            for (k, v) in &s.config {
+                fields!(self; lit(b","), str(k), lit(b":"), str(v));
+            }
+            self.close_obj(at);
+            self.byte(b'}');
+        }
         list!(self, key_list!("warnings"), &b.warnings, |w, e| w
             .str_item(e));
         self.lit(tail);

@@ -521,6 +521,20 @@ fn every_field_set_gives_serde_bytes() {
     });
     b.errors.push(nasty.clone());
     b.printk_offset_s = Some(-1.5e-5);
+    b.system = Some(crate::model::SystemInfo {
+        source: nasty.clone(),
+        lab: Some(nasty.clone()),
+        machine: Some("m".into()),
+        taken: Some("2024-01-01".into()),
+        cpus: Some(u32::MAX),
+        bogomips: Some(48.0),
+        config: [
+            (nasty.clone(), "\"q\"".to_string()),
+            ("CONFIG_HZ".into(), "250".into()),
+        ]
+        .into_iter()
+        .collect(),
+    });
     b.warnings.push(nasty);
     same(&b);
     // The sourced form is the same object with `"source"` last.
@@ -538,6 +552,8 @@ fn every_field_set_gives_serde_bytes() {
     same(&Boot::default());
     b.systemd = Some(SystemdInfo::default());
     b.kernel = Some(KernelInfo::default());
+    same(&b);
+    b.system = Some(crate::model::SystemInfo::default());
     same(&b);
 }
 

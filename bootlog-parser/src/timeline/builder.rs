@@ -143,6 +143,7 @@ impl Builder {
             marks,
             errors,
             printk_offset_s,
+            system,
             warnings: boot_warnings,
         } = boot;
         *index = 0;
@@ -170,6 +171,9 @@ impl Builder {
         }
         if systemd.is_some() {
             *systemd = None;
+        }
+        if system.is_some() {
+            *system = None;
         }
         if login_prompt.is_some() {
             *login_prompt = None;

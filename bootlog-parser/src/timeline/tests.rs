@@ -1151,6 +1151,7 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
             }],
             errors: vec![s("e")],
             printk_offset_s: Some(1.0),
+            system: None,
             warnings: vec![s("x")],
         },
         started: true,

@@ -22,7 +22,8 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = "\
 Reads console logs as any tool captured them: perfguide's own run directories and cycle logs,
-grabserial (-t, -T), minicom/picocom/tio timestamps, LAVA log.yaml, plain text. A file holding
+grabserial (-t, -T), minicom/picocom/tio timestamps, LAVA log.yaml, the Boot-Time SIG's
+grab-boot-data.sh files (one boot each, with the machine data they hold), plain text. A file holding
 several boots is split (a first-stage banner again, printk time going back). Figures come from
 the host clock when the capture stamped lines, otherwise from the target's own clocks; a figure
 the log cannot give is absent, never zero.
