@@ -167,6 +167,19 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_boot_data_files_never_panic(
+        lines in proptest::collection::vec("(== (KERNEL MESSAGES|SYSTEMD INFO|CORES|CONFIG|Kernel Info|GRAB-BOOT-DATA INFO) ==)|[ -~\t\r]{0,80}", 0..60)
+    ) {
+        let text = format!("=== Machine Info ===\n{}", lines.join("\n"));
+        for b in bootlog_parser::bootdata::parse_boot_data(text.as_bytes(), &BoardProfile::generic()) {
+            let serde = serde_json::to_string(&b).unwrap();
+            let mut fast = Vec::new();
+            bootlog_parser::json::write_boot(&mut fast, &b);
+            prop_assert_eq!(String::from_utf8_lossy(&fast), serde);
+        }
+    }
+
+    #[test]
     fn chunking_does_not_change_the_result(cut in proptest::collection::vec(1usize..64, 1..40)) {
         let log = format!("{CLEAN}{}", CLEAN.replace('\n', "\r\n"));
         let whole = parse(log.as_bytes());
