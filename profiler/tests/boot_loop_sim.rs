@@ -525,3 +525,158 @@ fn ctrl_c_stops_after_saving() {
     // The board was powered off on the way out.
     assert_eq!(sim.power_log().last().map(String::as_str), Some("off"));
 }
+
+/// A tmpfs mounted on a directory for one test, unmounted when dropped (also when the test
+/// fails). Mounting needs root (CAP_SYS_ADMIN): without it the test fails, it is not skipped.
+struct Tmpfs {
+    dir: PathBuf,
+}
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Tmpfs {
+        std::fs::create_dir_all(dir).unwrap();
+        let o = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .output()
+            .expect("mount runs");
+        assert!(
+            o.status.success(),
+            "mount -t tmpfs -o size={size} tmpfs {} failed ({}): {}; this test needs root \
+             (CAP_SYS_ADMIN) to mount a small file system",
+            dir.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+        Tmpfs {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.dir).status();
+    }
+}
+
+#[test]
+fn full_file_system_stops_the_loop_and_resume_finishes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.05"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let mnt = tmp.path().join("small");
+    let fs = Tmpfs::mount(&mnt, "256k");
+    // Leave about 40 KiB: a few cycles (a capture is about 4 KiB, a record a few more) fit.
+    let filler = mnt.join("filler");
+    std::fs::write(&filler, vec![0u8; 216 * 1024]).expect("filler fits in the tmpfs");
+    let out = mnt.join("run");
+    let cycles = 12;
+    let o = run(boot_loop(
+        &bf,
+        &out,
+        &["--cycles", &cycles.to_string(), "--timeout", "20"],
+    ));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an error stops the loop: {stderr}"
+    );
+    assert!(
+        stderr.contains("No space left on device"),
+        "the error says why: {stderr}"
+    );
+    assert!(
+        stderr.contains(&out.display().to_string()),
+        "the error names the file: {stderr}"
+    );
+    // Only whole records: every line parses, none is torn.
+    let text = std::fs::read_to_string(out.join("boots.jsonl")).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "torn last line");
+    let done = records(&out);
+    assert!(
+        !done.is_empty() && done.len() < cycles,
+        "{} cycles completed before the file system was full",
+        done.len()
+    );
+    assert_eq!(sim.power_log().last().map(String::as_str), Some("off"));
+
+    std::fs::remove_file(&filler).unwrap();
+    let o = run(boot_loop(&bf, &out, &["--resume"]));
+    assert_eq!(o.status.code(), Some(0));
+    let after = std::fs::read_to_string(out.join("boots.jsonl")).unwrap();
+    assert!(
+        after.starts_with(&text),
+        "completed cycles are kept as they were"
+    );
+    let recs = records(&out);
+    let got: Vec<u64> = recs.iter().map(|r| r["cycle"].as_u64().unwrap()).collect();
+    assert_eq!(got, (1..=cycles as u64).collect::<Vec<_>>());
+    assert!(recs.iter().all(|r| r["status"] == "ok"), "{recs:?}");
+    drop(fs);
+}
+
+#[test]
+fn record_that_does_not_fit_leaves_no_torn_line() {
+    use perfguide::bootloop::run::{
+        load_records, CycleRecord, Failure, FailureReason, HostTiming, RunDir, RunError,
+        RunManifest,
+    };
+    use std::io::Write;
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = tmp.path().join("small");
+    let fs = Tmpfs::mount(&mnt, "256k");
+    let out = mnt.join("run");
+    let manifest: RunManifest = serde_json::from_value(serde_json::json!({
+        "schema": "perfguide/run/v1", "board": "b", "board_source": "builtin",
+        "board_profile": "", "images": [],
+        "host": {"hostname": "h", "os": "", "kernel": "", "arch": "", "cpus": 1},
+        "tool": {"name": "perfguide", "version": "0"}, "started": "now", "args": [],
+        "cycles": 3, "timeout_s": 1.0, "power": "p", "console": "c"
+    }))
+    .unwrap();
+    let mut rd = RunDir::create(&out, manifest).unwrap();
+    let rec = |cycle, detail: String| {
+        CycleRecord::new(
+            cycle,
+            Default::default(),
+            HostTiming::default(),
+            Some(Failure {
+                reason: FailureReason::Timeout,
+                detail,
+            }),
+        )
+    };
+    rd.append(rec(1, "small".into())).unwrap();
+    let boots = out.join("boots.jsonl");
+    let before = std::fs::read(&boots).unwrap();
+    // Fill the file system, then free two pages: a 64 KiB record starts to go in, then fails.
+    let filler = mnt.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let chunk = vec![0u8; 4096];
+    while f.write_all(&chunk).is_ok() {}
+    let len = f.metadata().unwrap().len();
+    f.set_len(len.saturating_sub(8192)).unwrap();
+    drop(f);
+    let e = rd.append(rec(2, "x".repeat(64 * 1024))).unwrap_err();
+    assert!(matches!(e, RunError::Io { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&boots.display().to_string()) && msg.contains("No space left on device"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read(&boots).unwrap(),
+        before,
+        "the part of the record that went in is cut back"
+    );
+    assert_eq!(rd.records().len(), 1);
+    assert_eq!(load_records(&boots, false).unwrap().len(), 1);
+    // With room again the record goes in whole.
+    std::fs::remove_file(&filler).unwrap();
+    rd.append(rec(2, "x".repeat(64 * 1024))).unwrap();
+    assert_eq!(load_records(&boots, false).unwrap().len(), 2);
+    drop(rd);
+    drop(fs);
+}

@@ -39,7 +39,8 @@ pub enum LoopEnd {
 }
 
 /// Runs cycles `run.next_cycle() ..= cycles`, calling `on_cycle` after each record. Stops
-/// early when `stop` is raised. The board is powered off at the end.
+/// early when `stop` is raised. The board is powered off at the end, also when an error stops
+/// the loop.
 pub fn run_loop(
     target: &mut Target,
     run: &mut RunDir,
@@ -52,7 +53,16 @@ pub fn run_loop(
     let mut power_fail_streak = 0u32;
     let mut end = LoopEnd::Done;
     for cycle in run.next_cycle()..=cycles {
-        match run_cycle(target, run, profile, cycle, opts, &stop)? {
+        let ended = match run_cycle(target, run, profile, cycle, opts, &stop) {
+            Ok(e) => e,
+            Err(e) => {
+                // The run cannot go on (a capture or record not written): the board is not
+                // left powered.
+                let _ = target.power.off();
+                return Err(e);
+            }
+        };
+        match ended {
             CycleEnd::Interrupted => {
                 end = LoopEnd::Interrupted(cycle);
                 break;

@@ -512,7 +512,9 @@ impl RunDir {
     }
 
     /// Appends a finished cycle to `boots.jsonl` (one line, fsynced). From here on the cycle
-    /// is completed.
+    /// is completed. A line is written whole or not at all: when the write or the sync fails
+    /// (a full file system), the file is cut back to its length before the write, so that it
+    /// holds only whole records.
     pub fn append(&mut self, rec: CycleRecord) -> Result<(), RunError> {
         let p = self.path.join("boots.jsonl");
         let mut line = serde_json::to_string(&rec).map_err(|e| RunError::Format {
@@ -525,9 +527,12 @@ impl RunDir {
             .create(true)
             .open(&p)
             .map_err(io_err(&p))?;
-        f.write_all(line.as_bytes())
-            .and_then(|_| f.sync_data())
-            .map_err(io_err(&p))?;
+        let before = f.metadata().map_err(io_err(&p))?.len();
+        if let Err(e) = f.write_all(line.as_bytes()).and_then(|_| f.sync_data()) {
+            // Cutting back frees what the torn part took, so it works on a full file system.
+            let _ = f.set_len(before).and_then(|_| f.sync_data());
+            return Err(io_err(&p)(e));
+        }
         self.records.push(rec);
         Ok(())
     }
