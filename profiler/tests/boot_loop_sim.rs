@@ -680,3 +680,57 @@ fn record_that_does_not_fit_leaves_no_torn_line() {
     drop(rd);
     drop(fs);
 }
+
+#[test]
+fn console_that_goes_away_mid_cycle_fails_that_cycle_and_is_reopened() {
+    let tmp = tempfile::tempdir().unwrap();
+    // In the second power-on, after 20 lines (in U-Boot), the adapter re-enumerates: the pty
+    // closes, `tty` goes away and comes back 1.5 s later under the same path.
+    let sim = SimBoard::start(
+        tmp.path(),
+        &[
+            "--to-line",
+            LAST,
+            "--scale",
+            "0.1",
+            "--unplug-after-line",
+            "20",
+            "--unplug-in-power-on",
+            "2",
+            "--unplug-for",
+            "1.5",
+        ],
+    );
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "3", "--timeout", "20"]));
+    assert_eq!(o.status.code(), Some(1), "a cycle failed");
+    let usb = std::fs::read_to_string(sim.dir.join("usb.log")).unwrap();
+    assert_eq!(usb, "unplugged\nreplugged\n");
+    let recs = records(&out);
+    let cycles: Vec<u64> = recs.iter().map(|r| r["cycle"].as_u64().unwrap()).collect();
+    assert_eq!(cycles, vec![1, 2, 3], "no cycle lost");
+    assert_eq!(recs[0]["status"], "ok", "{}", recs[0]);
+    assert_eq!(
+        recs[2]["status"], "ok",
+        "the console was reopened: {}",
+        recs[2]
+    );
+    let r = &recs[1];
+    assert_eq!(r["status"], "failed");
+    assert_eq!(r["failure"]["reason"], "console", "{r}");
+    let detail = r["failure"]["detail"].as_str().unwrap();
+    let tty = sim.dir.join("tty").display().to_string();
+    assert!(detail.contains(&tty), "names the device: {detail}");
+    assert!(detail.contains("console lost"), "{detail}");
+    assert!(detail.contains("the capture has a gap"), "{detail}");
+    assert!(detail.contains("reopened after"), "{detail}");
+    // The partial capture is kept: the 20 lines before the adapter went away.
+    let lines = capture_lines(&out.join("cycle-0002.log"));
+    assert_eq!(lines.len(), 20, "{lines:#?}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("cycle 2/3: FAILED (console): console lost") && stderr.contains(&tty),
+        "{stderr}"
+    );
+}

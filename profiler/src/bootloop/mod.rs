@@ -5,7 +5,10 @@
 //! console until the board's ready pattern (profile `ready`, a login prompt by default) or the
 //! timeout → parse the capture → append the cycle's record to `boots.jsonl`. A failed cycle
 //! (timeout, no output, kernel panic, unexpected reset, power or console failure) is recorded
-//! with its partial capture and its reason, and the loop goes on. A stop request (Ctrl-C) ends
+//! with its partial capture and its reason, and the loop goes on. A console that goes away
+//! during a capture (a USB serial adapter re-enumerating) fails that cycle with reason
+//! `console` (its capture has a gap) and is reopened, waiting up to
+//! [`LoopOptions::console_wait`] for it to come back. A stop request (Ctrl-C) ends
 //! the current cycle's capture, powers the board off and returns; the cut cycle has no record,
 //! so `--resume` redoes it.
 //!

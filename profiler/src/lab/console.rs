@@ -151,7 +151,8 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                     {
                         continue
                     }
-                    Err(e) => break Some(format!("read error: {e}")),
+                    // A USB serial adapter that goes away: EIO, or a hang-up (broken pipe).
+                    Err(e) => break Some(format!("console {name}: read error: {e}")),
                 }
             };
             open.store(false, Ordering::Relaxed);
@@ -164,6 +165,25 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                 }
             }
         })
+}
+
+/// Reopens a console whose source ended ([`Console::ensure_open`]), trying again every 100 ms
+/// until it opens, `wait` is over or `stop` is raised: a USB serial adapter that re-enumerates
+/// is back under the same path after a moment. Returns how long the console was waited for;
+/// when it did not open, the last error.
+pub fn reopen_within(
+    console: &mut dyn Console,
+    wait: Duration,
+    stop: &AtomicBool,
+) -> Result<Duration, ConsoleError> {
+    let start = Instant::now();
+    loop {
+        match console.ensure_open() {
+            Ok(()) => return Ok(start.elapsed()),
+            Err(e) if start.elapsed() >= wait || stop.load(Ordering::Relaxed) => return Err(e),
+            Err(_) => std::thread::sleep(Duration::from_millis(100).min(wait)),
+        }
+    }
 }
 
 /// The consumer side shared by every console kind.
@@ -236,7 +256,17 @@ impl StreamConsole {
         Ok(c)
     }
 
+    /// Connects the source and starts its reader. A connect that fails leaves the console
+    /// closed, so that [`Console::ensure_open`] tries again.
     fn connect(&mut self) -> Result<(), ConsoleError> {
+        let r = self.try_connect();
+        if r.is_err() {
+            self.open.store(false, Ordering::Relaxed);
+        }
+        r
+    }
+
+    fn try_connect(&mut self) -> Result<(), ConsoleError> {
         self.shutdown();
         self.stop = Arc::new(AtomicBool::new(false));
         self.open = Arc::new(AtomicBool::new(true));
@@ -267,7 +297,7 @@ impl StreamConsole {
                     stop,
                     open,
                     name,
-                    Box::new(move || format!("serial device {dev} closed")),
+                    Box::new(move || format!("serial device {dev} closed (end of file)")),
                 )
             }
             Source::Tcp { address } => {
@@ -451,6 +481,29 @@ mod tests {
         }
         assert_eq!(got, b"again\n");
         server.join().unwrap();
+    }
+
+    #[test]
+    fn failed_reconnect_stays_closed() {
+        use std::net::TcpListener;
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap().to_string();
+        let mut c = StreamConsole::tcp(&addr).unwrap();
+        drop(l.accept().unwrap());
+        drop(l);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !matches!(
+            c.recv(Duration::from_millis(100)).unwrap(),
+            Some(ConsoleEvent::Closed { .. })
+        ) {
+            assert!(Instant::now() < deadline);
+        }
+        // Nobody listens any more: every attempt fails, none claims the console is open.
+        assert!(c.ensure_open().is_err());
+        assert!(c.ensure_open().is_err());
+        let stop = AtomicBool::new(false);
+        let e = reopen_within(&mut c, Duration::from_millis(250), &stop).unwrap_err();
+        assert!(e.to_string().contains(&addr), "{e}");
     }
 
     #[test]
