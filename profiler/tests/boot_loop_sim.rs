@@ -526,8 +526,9 @@ fn ctrl_c_stops_after_saving() {
     assert_eq!(sim.power_log().last().map(String::as_str), Some("off"));
 }
 
-/// A tmpfs mounted on a directory for one test, unmounted when dropped (also when the test
-/// fails). Mounting needs root (CAP_SYS_ADMIN): without it the test fails, it is not skipped.
+/// A mount for one test (a tmpfs on a directory, or a read-only bind), unmounted when dropped
+/// (also when the test fails). Mounting needs root (CAP_SYS_ADMIN): without it the test fails,
+/// it is not skipped.
 struct Tmpfs {
     dir: PathBuf,
 }
@@ -552,6 +553,32 @@ impl Tmpfs {
             dir: dir.to_path_buf(),
         }
     }
+}
+
+/// `dir` bind-mounted read-only on itself for one test, unmounted when dropped: even root
+/// cannot write there (EROFS).
+fn bind_read_only(dir: &Path) -> Tmpfs {
+    let sh = |args: &[&str]| {
+        let o = Command::new("mount")
+            .args(args)
+            .arg(dir)
+            .arg(dir)
+            .output()
+            .expect("mount runs");
+        assert!(
+            o.status.success(),
+            "mount {args:?} {} failed ({}): {}; this test needs root (CAP_SYS_ADMIN)",
+            dir.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    };
+    sh(&["--bind"]);
+    let m = Tmpfs {
+        dir: dir.to_path_buf(),
+    };
+    sh(&["-o", "remount,bind,ro"]);
+    m
 }
 
 impl Drop for Tmpfs {
@@ -733,4 +760,65 @@ fn console_that_goes_away_mid_cycle_fails_that_cycle_and_is_reopened() {
         stderr.contains("cycle 2/3: FAILED (console): console lost") && stderr.contains(&tty),
         "{stderr}"
     );
+}
+
+#[test]
+fn serial_latency_timer_is_set_to_one_ms_or_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.05"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    // A fake sysfs in which the pty (`tty` -> /dev/pts/N) is a USB serial adapter `N`.
+    let pts = std::fs::read_to_string(sim.dir.join("ready")).unwrap();
+    let name = Path::new(pts.trim()).file_name().unwrap().to_owned();
+    let sys = tmp.path().join("sys");
+    let dev = sys.join("bus/usb-serial/devices").join(&name);
+    std::fs::create_dir_all(&dev).unwrap();
+    let file = dev.join("latency_timer");
+    let loop_with = |out: &str| {
+        let out = tmp.path().join(out);
+        let mut c = boot_loop(&bf, &out, &["--cycles", "1", "--timeout", "20"]);
+        c.env("PERFGUIDE_SYSFS", &sys);
+        let o = run(c);
+        assert_eq!(o.status.code(), Some(0));
+        let m: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        (String::from_utf8_lossy(&o.stderr).into_owned(), m)
+    };
+
+    // FTDI's default, writable: set to 1 ms, both values recorded, no warning.
+    std::fs::write(&file, "16\n").unwrap();
+    let (stderr, m) = loop_with("set");
+    assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), "1");
+    assert_eq!(m["latency_timer"]["file"], file.display().to_string());
+    assert_eq!(m["latency_timer"]["found_ms"], 16);
+    assert_eq!(m["latency_timer"]["in_effect_ms"], 1);
+    assert!(m["latency_timer"].get("not_set").is_none());
+    assert!(!stderr.contains("latency"), "{stderr}");
+
+    // Read-only: a warning naming the file and the value; 16 is what the run had.
+    std::fs::write(&file, "16\n").unwrap();
+    let ro = bind_read_only(&dev);
+    let (stderr, m) = loop_with("read-only");
+    drop(ro);
+    assert_eq!(m["latency_timer"]["found_ms"], 16);
+    assert_eq!(m["latency_timer"]["in_effect_ms"], 16);
+    assert!(m["latency_timer"]["not_set"]
+        .as_str()
+        .unwrap()
+        .contains("Read-only file system"));
+    let want = format!(
+        "perfguide: warning: the latency timer {} is 16 ms and could not be set to 1 (",
+        file.display()
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+    assert!(
+        stderr.contains("console stamps may be late by up to 16 ms"),
+        "{stderr}"
+    );
+
+    // No such file (not a USB serial adapter): nothing said, nothing recorded.
+    std::fs::remove_dir_all(&sys).unwrap();
+    let (stderr, m) = loop_with("none");
+    assert!(m.get("latency_timer").is_none(), "{m}");
+    assert!(!stderr.contains("latency"), "{stderr}");
 }

@@ -14,6 +14,7 @@
 //! completed cycle as it is, moves the log of a cycle that was cut short aside
 //! (`cycle-NNNN.log.incomplete[.K]`, kept for inspection) and redoes that cycle.
 
+use crate::lab::latency::LatencyTimer;
 use bootlog_parser::model::{Boot, BOOT_SCHEMA};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
@@ -177,6 +178,9 @@ pub struct Resume {
     pub args: Vec<String>,
     /// The first cycle it ran.
     pub from_cycle: u32,
+    /// The serial console's latency timer for this part, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub latency_timer: Option<LatencyTimer>,
 }
 
 /// `run.json`.
@@ -208,6 +212,9 @@ pub struct RunManifest {
     pub power: String,
     /// Console, for people.
     pub console: String,
+    /// The serial console's latency timer (a USB serial adapter's), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub latency_timer: Option<LatencyTimer>,
     /// Later invocations with `--resume`.
     #[serde(default)]
     pub resumes: Vec<Resume>,
@@ -612,6 +619,7 @@ mod tests {
             timeout_s: 1.0,
             power: "p".into(),
             console: "c".into(),
+            latency_timer: None,
             resumes: vec![],
         }
     }
@@ -667,6 +675,7 @@ mod tests {
             at: "now".into(),
             args: vec![],
             from_cycle: 0,
+            latency_timer: None,
         }
     }
 

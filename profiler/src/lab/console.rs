@@ -10,14 +10,17 @@
 //! - `kind = "qemu"`: QEMU's serial on the child's stdout (`-serial stdio`), fed by the `qemu`
 //!   power driver of `qemu.rs` (a power cycle is a new process, the console channel stays);
 //! - `kind = "serial"`, `device`, `baud` (default 115200): a serial device, 8N1, no flow control;
+//!   a USB serial adapter's latency timer is set to 1 ms at every open ([`super::latency`]);
 //! - `kind = "tcp"`, `address = "host:port"`: a raw TCP console such as ser2net;
 //! - `kind = "command"`, `argv = [...]`: a program whose stdout is the console (no shell unless
 //!   the argv says `sh -c`), e.g. `["picocom", "-q", "/dev/ttyUSB0"]` or
 //!   `["ssh", "lab", "cat /dev/ttyUSB0"]`.
 
+use super::latency::{self, LatencyError, LatencyTimer};
 use super::process::{exit_status, own_process_group, quote_argv, ChildStdout};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
@@ -105,6 +108,11 @@ pub trait Console: Send {
     /// Reconnects a console whose source ended (a ser2net drop, a console command that
     /// exited). A console that is open does nothing.
     fn ensure_open(&mut self) -> Result<(), ConsoleError>;
+    /// A serial console's latency timer as the last open found and left it: `None` when the
+    /// console has none (not a USB serial adapter, not serial at all).
+    fn latency_timer(&self) -> Option<&Result<LatencyTimer, LatencyError>> {
+        None
+    }
 }
 
 /// Runs a reader thread: reads `r` until EOF or `stop`, sends stamped chunks to `tx`.
@@ -215,6 +223,7 @@ pub struct StreamConsole {
     open: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     child: Option<Arc<duct::ReaderHandle>>,
+    latency: Option<Result<LatencyTimer, LatencyError>>,
 }
 
 impl StreamConsole {
@@ -251,6 +260,7 @@ impl StreamConsole {
             open: Arc::new(AtomicBool::new(false)),
             thread: None,
             child: None,
+            latency: None,
         };
         c.connect()?;
         Ok(c)
@@ -290,6 +300,8 @@ impl StreamConsole {
                     .map_err(err)?;
                 let w = port.try_clone_native().map_err(err)?;
                 self.writer = Some(Box::new(w));
+                // A re-enumerated adapter comes back with its default timer: set at every open.
+                self.latency = latency::tune(Path::new(device), &latency::sysfs_root()).transpose();
                 let dev = device.clone();
                 spawn_reader(
                     port,
@@ -405,6 +417,9 @@ impl Console for StreamConsole {
             return Ok(());
         }
         self.connect()
+    }
+    fn latency_timer(&self) -> Option<&Result<LatencyTimer, LatencyError>> {
+        self.latency.as_ref()
     }
 }
 
