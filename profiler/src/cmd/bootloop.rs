@@ -444,7 +444,15 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         &mut on_cycle,
     );
     pb.finish_and_clear();
-    let end = end?;
+    let end = end.with_context(|| {
+        format!(
+            "boot loop stopped in cycle {} ({} completed cycles kept; once the cause is fixed, \
+             continue with: perfguide boot-loop --out {} --resume)",
+            run.next_cycle(),
+            run.records().len(),
+            shell_path(run.path())
+        )
+    })?;
 
     write_loop_summary(&mut std::io::stdout().lock(), run.records())?;
     println!("run: {}", run.path().display());
