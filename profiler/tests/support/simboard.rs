@@ -170,6 +170,8 @@ impl Board {
                         .count()
                 };
                 if unplug_after.is_some_and(|n| lines_so_far(i) == n) {
+                    // Time for the reader to take the lines: a hang-up flushes what it has not.
+                    std::thread::sleep(Duration::from_millis(100));
                     unplug.store(true, Ordering::Relaxed);
                     return;
                 }
