@@ -525,3 +525,302 @@ fn ctrl_c_stops_after_saving() {
     // The board was powered off on the way out.
     assert_eq!(sim.power_log().last().map(String::as_str), Some("off"));
 }
+
+/// A mount for one test (a tmpfs on a directory, or a read-only bind), unmounted when dropped
+/// (also when the test fails). Mounting needs root (CAP_SYS_ADMIN): without it the test fails,
+/// it is not skipped.
+struct Tmpfs {
+    dir: PathBuf,
+}
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Tmpfs {
+        std::fs::create_dir_all(dir).unwrap();
+        let o = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .output()
+            .expect("mount runs");
+        assert!(
+            o.status.success(),
+            "mount -t tmpfs -o size={size} tmpfs {} failed ({}): {}; this test needs root \
+             (CAP_SYS_ADMIN) to mount a small file system",
+            dir.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+        Tmpfs {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+/// `dir` bind-mounted read-only on itself for one test, unmounted when dropped: even root
+/// cannot write there (EROFS).
+fn bind_read_only(dir: &Path) -> Tmpfs {
+    let sh = |args: &[&str]| {
+        let o = Command::new("mount")
+            .args(args)
+            .arg(dir)
+            .arg(dir)
+            .output()
+            .expect("mount runs");
+        assert!(
+            o.status.success(),
+            "mount {args:?} {} failed ({}): {}; this test needs root (CAP_SYS_ADMIN)",
+            dir.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    };
+    sh(&["--bind"]);
+    let m = Tmpfs {
+        dir: dir.to_path_buf(),
+    };
+    sh(&["-o", "remount,bind,ro"]);
+    m
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.dir).status();
+    }
+}
+
+#[test]
+fn full_file_system_stops_the_loop_and_resume_finishes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.05"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let mnt = tmp.path().join("small");
+    let fs = Tmpfs::mount(&mnt, "256k");
+    // Leave about 40 KiB: a few cycles (a capture is about 4 KiB, a record a few more) fit.
+    let filler = mnt.join("filler");
+    std::fs::write(&filler, vec![0u8; 216 * 1024]).expect("filler fits in the tmpfs");
+    let out = mnt.join("run");
+    let cycles = 12;
+    let o = run(boot_loop(
+        &bf,
+        &out,
+        &["--cycles", &cycles.to_string(), "--timeout", "20"],
+    ));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an error stops the loop: {stderr}"
+    );
+    assert!(
+        stderr.contains("No space left on device"),
+        "the error says why: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{}/cycle-", out.display()))
+            || stderr.contains(&format!("{}/boots.jsonl", out.display())),
+        "the error names the file: {stderr}"
+    );
+    assert!(stderr.contains("--resume"), "{stderr}");
+    // Only whole records: every line parses, none is torn.
+    let text = std::fs::read_to_string(out.join("boots.jsonl")).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "torn last line");
+    let done = records(&out);
+    assert!(
+        !done.is_empty() && done.len() < cycles,
+        "{} cycles completed before the file system was full",
+        done.len()
+    );
+    assert_eq!(sim.power_log().last().map(String::as_str), Some("off"));
+
+    std::fs::remove_file(&filler).unwrap();
+    let o = run(boot_loop(&bf, &out, &["--resume"]));
+    assert_eq!(o.status.code(), Some(0));
+    let after = std::fs::read_to_string(out.join("boots.jsonl")).unwrap();
+    assert!(
+        after.starts_with(&text),
+        "completed cycles are kept as they were"
+    );
+    let recs = records(&out);
+    let got: Vec<u64> = recs.iter().map(|r| r["cycle"].as_u64().unwrap()).collect();
+    assert_eq!(got, (1..=cycles as u64).collect::<Vec<_>>());
+    assert!(recs.iter().all(|r| r["status"] == "ok"), "{recs:?}");
+    drop(fs);
+}
+
+#[test]
+fn record_that_does_not_fit_leaves_no_torn_line() {
+    use perfguide::bootloop::run::{
+        load_records, CycleRecord, Failure, FailureReason, HostTiming, RunDir, RunError,
+        RunManifest,
+    };
+    use std::io::Write;
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = tmp.path().join("small");
+    let fs = Tmpfs::mount(&mnt, "256k");
+    let out = mnt.join("run");
+    let manifest: RunManifest = serde_json::from_value(serde_json::json!({
+        "schema": "perfguide/run/v1", "board": "b", "board_source": "builtin",
+        "board_profile": "", "images": [],
+        "host": {"hostname": "h", "os": "", "kernel": "", "arch": "", "cpus": 1},
+        "tool": {"name": "perfguide", "version": "0"}, "started": "now", "args": [],
+        "cycles": 3, "timeout_s": 1.0, "power": "p", "console": "c"
+    }))
+    .unwrap();
+    let mut rd = RunDir::create(&out, manifest).unwrap();
+    let rec = |cycle, detail: String| {
+        CycleRecord::new(
+            cycle,
+            Default::default(),
+            HostTiming::default(),
+            Some(Failure {
+                reason: FailureReason::Timeout,
+                detail,
+            }),
+        )
+    };
+    rd.append(rec(1, "small".into())).unwrap();
+    let boots = out.join("boots.jsonl");
+    let before = std::fs::read(&boots).unwrap();
+    // Fill the file system, then free two pages: a 64 KiB record starts to go in, then fails.
+    let filler = mnt.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let chunk = vec![0u8; 4096];
+    while f.write_all(&chunk).is_ok() {}
+    let len = f.metadata().unwrap().len();
+    f.set_len(len.saturating_sub(8192)).unwrap();
+    drop(f);
+    let e = rd.append(rec(2, "x".repeat(64 * 1024))).unwrap_err();
+    assert!(matches!(e, RunError::Io { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&boots.display().to_string()) && msg.contains("No space left on device"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read(&boots).unwrap(),
+        before,
+        "the part of the record that went in is cut back"
+    );
+    assert_eq!(rd.records().len(), 1);
+    assert_eq!(load_records(&boots, false).unwrap().len(), 1);
+    // With room again the record goes in whole.
+    std::fs::remove_file(&filler).unwrap();
+    rd.append(rec(2, "x".repeat(64 * 1024))).unwrap();
+    assert_eq!(load_records(&boots, false).unwrap().len(), 2);
+    drop(rd);
+    drop(fs);
+}
+
+#[test]
+fn console_that_goes_away_mid_cycle_fails_that_cycle_and_is_reopened() {
+    let tmp = tempfile::tempdir().unwrap();
+    // In the second power-on, after 20 lines (in U-Boot), the adapter re-enumerates: the pty
+    // closes, `tty` goes away and comes back 1.5 s later under the same path.
+    let sim = SimBoard::start(
+        tmp.path(),
+        &[
+            "--to-line",
+            LAST,
+            "--scale",
+            "0.1",
+            "--unplug-after-line",
+            "20",
+            "--unplug-in-power-on",
+            "2",
+            "--unplug-for",
+            "1.5",
+        ],
+    );
+    let bf = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(&bf, &out, &["--cycles", "3", "--timeout", "20"]));
+    assert_eq!(o.status.code(), Some(1), "a cycle failed");
+    let usb = std::fs::read_to_string(sim.dir.join("usb.log")).unwrap();
+    assert_eq!(usb, "unplugged\nreplugged\n");
+    let recs = records(&out);
+    let cycles: Vec<u64> = recs.iter().map(|r| r["cycle"].as_u64().unwrap()).collect();
+    assert_eq!(cycles, vec![1, 2, 3], "no cycle lost");
+    assert_eq!(recs[0]["status"], "ok", "{}", recs[0]);
+    assert_eq!(
+        recs[2]["status"], "ok",
+        "the console was reopened: {}",
+        recs[2]
+    );
+    let r = &recs[1];
+    assert_eq!(r["status"], "failed");
+    assert_eq!(r["failure"]["reason"], "console", "{r}");
+    let detail = r["failure"]["detail"].as_str().unwrap();
+    let tty = sim.dir.join("tty").display().to_string();
+    assert!(detail.contains(&tty), "names the device: {detail}");
+    assert!(detail.contains("console lost"), "{detail}");
+    assert!(detail.contains("the capture has a gap"), "{detail}");
+    assert!(detail.contains("reopened after"), "{detail}");
+    // The partial capture is kept: the 20 lines before the adapter went away.
+    let lines = capture_lines(&out.join("cycle-0002.log"));
+    assert_eq!(lines.len(), 20, "{lines:#?}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("cycle 2/3: FAILED (console): console lost") && stderr.contains(&tty),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn serial_latency_timer_is_set_to_one_ms_or_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(tmp.path(), &["--to-line", LAST, "--scale", "0.05"]);
+    let bf = sim.board_file(&sim.serial_console(), None);
+    // A fake sysfs in which the pty (`tty` -> /dev/pts/N) is a USB serial adapter `N`.
+    let pts = std::fs::read_to_string(sim.dir.join("ready")).unwrap();
+    let name = Path::new(pts.trim()).file_name().unwrap().to_owned();
+    let sys = tmp.path().join("sys");
+    let dev = sys.join("bus/usb-serial/devices").join(&name);
+    std::fs::create_dir_all(&dev).unwrap();
+    let file = dev.join("latency_timer");
+    let loop_with = |out: &str| {
+        let out = tmp.path().join(out);
+        let mut c = boot_loop(&bf, &out, &["--cycles", "1", "--timeout", "20"]);
+        c.env("PERFGUIDE_SYSFS", &sys);
+        let o = run(c);
+        assert_eq!(o.status.code(), Some(0));
+        let m: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        (String::from_utf8_lossy(&o.stderr).into_owned(), m)
+    };
+
+    // FTDI's default, writable: set to 1 ms, both values recorded, no warning.
+    std::fs::write(&file, "16\n").unwrap();
+    let (stderr, m) = loop_with("set");
+    assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), "1");
+    assert_eq!(m["latency_timer"]["file"], file.display().to_string());
+    assert_eq!(m["latency_timer"]["found_ms"], 16);
+    assert_eq!(m["latency_timer"]["in_effect_ms"], 1);
+    assert!(m["latency_timer"].get("not_set").is_none());
+    assert!(!stderr.contains("latency"), "{stderr}");
+
+    // Read-only: a warning naming the file and the value; 16 is what the run had.
+    std::fs::write(&file, "16\n").unwrap();
+    let ro = bind_read_only(&dev);
+    let (stderr, m) = loop_with("read-only");
+    drop(ro);
+    assert_eq!(m["latency_timer"]["found_ms"], 16);
+    assert_eq!(m["latency_timer"]["in_effect_ms"], 16);
+    assert!(m["latency_timer"]["not_set"]
+        .as_str()
+        .unwrap()
+        .contains("Read-only file system"));
+    let want = format!(
+        "perfguide: warning: the latency timer {} is 16 ms and could not be set to 1 (",
+        file.display()
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+    assert!(
+        stderr.contains("console stamps may be late by up to 16 ms"),
+        "{stderr}"
+    );
+
+    // No such file (not a USB serial adapter): nothing said, nothing recorded.
+    std::fs::remove_dir_all(&sys).unwrap();
+    let (stderr, m) = loop_with("none");
+    assert!(m.get("latency_timer").is_none(), "{m}");
+    assert!(!stderr.contains("latency"), "{stderr}");
+}

@@ -22,6 +22,7 @@ fn manifest() -> RunManifest {
         timeout_s: 60.0,
         power: "command".into(),
         console: "pty".into(),
+        latency_timer: None,
         resumes: vec![],
     }
 }

@@ -223,6 +223,7 @@ fn ti_run(parent: &Path) -> PathBuf {
         timeout_s: 60.0,
         power: "command".into(),
         console: "serial /dev/ttyUSB0 115200".into(),
+        latency_timer: None,
         resumes: vec![],
     };
     let board = perfguide::profile::Board::builtin("am62xx-evm").unwrap();
@@ -371,6 +372,7 @@ fn hostile_run(parent: &Path) -> PathBuf {
         timeout_s: 60.0,
         power: "command".into(),
         console: "pty".into(),
+        latency_timer: None,
         resumes: vec![],
     };
     let mut rd = RunDir::create(&run, manifest).unwrap();

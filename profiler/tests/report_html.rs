@@ -47,6 +47,7 @@ fn hostile_run(parent: &Path) -> PathBuf {
         timeout_s: 60.0,
         power: "qemu".into(),
         console: "qemu serial (stdio)".into(),
+        latency_timer: None,
         resumes: vec![],
     };
     let mut rd = RunDir::create(&run, manifest).unwrap();

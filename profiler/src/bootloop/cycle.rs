@@ -6,6 +6,7 @@ use super::error::BootLoopError;
 use super::options::LoopOptions;
 use super::run::{CycleRecord, Failure, FailureReason, HostTiming, RunDir};
 use super::watch::Watch;
+use crate::lab::console::reopen_within;
 use crate::lab::process::sleep_until;
 use crate::lab::{ConsoleEvent, Target};
 use bootlog_parser::model::Boot;
@@ -36,10 +37,14 @@ pub fn run_cycle(
     let log_path = run.cycle_log(cycle);
 
     let mut failure: Option<Failure> = None;
-    if let Err(e) = target.console.ensure_open() {
+    if let Err(e) = reopen_within(target.console.as_mut(), opts.console_wait, stop) {
         failure = Some(Failure {
             reason: FailureReason::Console,
-            detail: e.to_string(),
+            detail: format!(
+                "console {} not there (waited {:.1} s): {e}",
+                target.console.describe(),
+                opts.console_wait.as_secs_f64()
+            ),
         });
     }
     let t_off = Instant::now();
@@ -82,6 +87,8 @@ pub fn run_cycle(
 
     let deadline = t0 + opts.timeout;
     let mut interrupted = false;
+    // The console went away during the capture (not by power): it is reopened below.
+    let mut lost = false;
     while failure.is_none() {
         if stop.load(Ordering::Relaxed) {
             interrupted = true;
@@ -156,17 +163,25 @@ pub fn run_cycle(
                         detail: format!("{reason} before any console output"),
                     }
                 } else {
+                    lost = true;
                     Failure {
                         reason: FailureReason::Console,
-                        detail: reason,
+                        detail: format!(
+                            "console lost {:.3} s after power-on: {reason}",
+                            at.saturating_duration_since(t0).as_secs_f64()
+                        ),
                     }
                 });
                 break;
             }
             Err(e) => {
+                lost = true;
                 failure = Some(Failure {
                     reason: FailureReason::Console,
-                    detail: e.to_string(),
+                    detail: format!(
+                        "console lost {:.3} s after power-on: {e}",
+                        t0.elapsed().as_secs_f64()
+                    ),
                 });
                 break;
             }
@@ -180,6 +195,20 @@ pub fn run_cycle(
     }
     let end = Instant::now();
     cap.finish(opts)?;
+    if let (true, Some(f)) = (lost, failure.as_mut()) {
+        // Its capture has a gap from there on, so its figures are not a boot's: the cycle stays
+        // failed, and the console is waited for so that the next cycle has one.
+        f.detail.push_str("; the capture has a gap from there");
+        match reopen_within(target.console.as_mut(), opts.console_wait, stop) {
+            Ok(waited) => f
+                .detail
+                .push_str(&format!("; reopened after {:.1} s", waited.as_secs_f64())),
+            Err(e) => f.detail.push_str(&format!(
+                "; not back after {:.1} s: {e}",
+                opts.console_wait.as_secs_f64()
+            )),
+        }
+    }
     if interrupted {
         target.power.off()?;
         return Ok(CycleEnd::Interrupted);

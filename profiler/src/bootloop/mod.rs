@@ -5,7 +5,10 @@
 //! console until the board's ready pattern (profile `ready`, a login prompt by default) or the
 //! timeout → parse the capture → append the cycle's record to `boots.jsonl`. A failed cycle
 //! (timeout, no output, kernel panic, unexpected reset, power or console failure) is recorded
-//! with its partial capture and its reason, and the loop goes on. A stop request (Ctrl-C) ends
+//! with its partial capture and its reason, and the loop goes on. A console that goes away
+//! during a capture (a USB serial adapter re-enumerating) fails that cycle with reason
+//! `console` (its capture has a gap) and is reopened, waiting up to
+//! [`LoopOptions::console_wait`] for it to come back. A stop request (Ctrl-C) ends
 //! the current cycle's capture, powers the board off and returns; the cut cycle has no record,
 //! so `--resume` redoes it.
 //!
@@ -39,7 +42,8 @@ pub enum LoopEnd {
 }
 
 /// Runs cycles `run.next_cycle() ..= cycles`, calling `on_cycle` after each record. Stops
-/// early when `stop` is raised. The board is powered off at the end.
+/// early when `stop` is raised. The board is powered off at the end, also when an error stops
+/// the loop.
 pub fn run_loop(
     target: &mut Target,
     run: &mut RunDir,
@@ -52,7 +56,16 @@ pub fn run_loop(
     let mut power_fail_streak = 0u32;
     let mut end = LoopEnd::Done;
     for cycle in run.next_cycle()..=cycles {
-        match run_cycle(target, run, profile, cycle, opts, &stop)? {
+        let ended = match run_cycle(target, run, profile, cycle, opts, &stop) {
+            Ok(e) => e,
+            Err(e) => {
+                // The run cannot go on (a capture or record not written): the board is not
+                // left powered.
+                let _ = target.power.off();
+                return Err(e);
+            }
+        };
+        match ended {
             CycleEnd::Interrupted => {
                 end = LoopEnd::Interrupted(cycle);
                 break;

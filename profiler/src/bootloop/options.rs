@@ -23,6 +23,9 @@ pub struct LoopOptions {
     pub banners: Vec<(Regex, usize)>,
     /// Print every captured line on stderr too.
     pub echo: bool,
+    /// How long a console that went away (a USB serial adapter re-enumerating) is waited for
+    /// before a cycle goes on without it.
+    pub console_wait: Duration,
 }
 
 impl LoopOptions {
@@ -52,6 +55,7 @@ impl LoopOptions {
             panic: re(console::PANIC_PATTERN)?,
             banners,
             echo: false,
+            console_wait: Duration::from_secs(10),
         })
     }
 }

@@ -14,6 +14,7 @@
 //! completed cycle as it is, moves the log of a cycle that was cut short aside
 //! (`cycle-NNNN.log.incomplete[.K]`, kept for inspection) and redoes that cycle.
 
+use crate::lab::latency::LatencyTimer;
 use bootlog_parser::model::{Boot, BOOT_SCHEMA};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
@@ -177,6 +178,9 @@ pub struct Resume {
     pub args: Vec<String>,
     /// The first cycle it ran.
     pub from_cycle: u32,
+    /// The serial console's latency timer for this part, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub latency_timer: Option<LatencyTimer>,
 }
 
 /// `run.json`.
@@ -208,6 +212,9 @@ pub struct RunManifest {
     pub power: String,
     /// Console, for people.
     pub console: String,
+    /// The serial console's latency timer (a USB serial adapter's), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub latency_timer: Option<LatencyTimer>,
     /// Later invocations with `--resume`.
     #[serde(default)]
     pub resumes: Vec<Resume>,
@@ -512,7 +519,9 @@ impl RunDir {
     }
 
     /// Appends a finished cycle to `boots.jsonl` (one line, fsynced). From here on the cycle
-    /// is completed.
+    /// is completed. A line is written whole or not at all: when the write or the sync fails
+    /// (a full file system), the file is cut back to its length before the write, so that it
+    /// holds only whole records.
     pub fn append(&mut self, rec: CycleRecord) -> Result<(), RunError> {
         let p = self.path.join("boots.jsonl");
         let mut line = serde_json::to_string(&rec).map_err(|e| RunError::Format {
@@ -525,9 +534,12 @@ impl RunDir {
             .create(true)
             .open(&p)
             .map_err(io_err(&p))?;
-        f.write_all(line.as_bytes())
-            .and_then(|_| f.sync_data())
-            .map_err(io_err(&p))?;
+        let before = f.metadata().map_err(io_err(&p))?.len();
+        if let Err(e) = f.write_all(line.as_bytes()).and_then(|_| f.sync_data()) {
+            // Cutting back frees what the torn part took, so it works on a full file system.
+            let _ = f.set_len(before).and_then(|_| f.sync_data());
+            return Err(io_err(&p)(e));
+        }
         self.records.push(rec);
         Ok(())
     }
@@ -607,6 +619,7 @@ mod tests {
             timeout_s: 1.0,
             power: "p".into(),
             console: "c".into(),
+            latency_timer: None,
             resumes: vec![],
         }
     }
@@ -662,6 +675,7 @@ mod tests {
             at: "now".into(),
             args: vec![],
             from_cycle: 0,
+            latency_timer: None,
         }
     }
 

@@ -2,7 +2,8 @@
 //! `perfguide-bench`, and read their figures from the capture.
 
 use super::bootloop::{
-    hash_images, image_files, load_board, new_manifest, now_rfc3339, shell_path, BoardArgs,
+    hash_images, image_files, latency_timer, load_board, new_manifest, now_rfc3339, shell_path,
+    BoardArgs,
 };
 use crate::bench::parse::{read, BenchInput, Kind};
 use crate::bench::shell::Shell;
@@ -185,6 +186,7 @@ fn open_run(
                 at: now_rfc3339(),
                 args: args.to_vec(),
                 from_cycle: 0,
+                latency_timer: latency_timer(&target),
             },
         )?,
         (out, _) => {

@@ -5,6 +5,7 @@ use crate::bootloop::run::{
 };
 use crate::bootloop::{run_loop, LoopEnd, LoopOptions};
 use crate::digest::sha256_file;
+use crate::lab::latency::LatencyTimer;
 use crate::lab::process::quote_argv;
 use crate::lab::Target;
 use crate::profile::Board;
@@ -25,7 +26,9 @@ What one cycle does:
   -> read the console until the board's ready pattern (profile `ready`, a login prompt by
   default) or --timeout -> parse the capture into stages -> append the cycle to boots.jsonl.
   The console is opened once, before the first power-on, and stays open across cycles, so
-  the first bytes after power-on are never lost.
+  the first bytes after power-on are never lost. A serial console on a USB serial adapter
+  gets its latency timer set to 1 ms (sysfs latency_timer; a warning when it cannot be, as
+  stamps may then be late by up to its value; both values in run.json).
 
 What it writes in --out:
   run.json          board, its profile, image file sha256s, host, tool version, start time,
@@ -39,7 +42,13 @@ What it writes in --out:
 A failed cycle is recorded with its partial log and the loop goes on. Reasons: timeout (no
 ready pattern in time), no-output (not one byte), kernel-panic, unexpected-reset (a first-stage
 banner again, or QEMU exiting by itself), power (a power command failed; 3 in a row stop the
-loop), console.
+loop), console (it could not be opened, or it went away during the capture, such as a USB
+serial adapter re-enumerating: the capture has a gap; the console is reopened, waiting up to
+10 s for it to come back, and the loop goes on).
+
+An error that stops the loop (a file of --out that cannot be written, e.g. a full file
+system) names the file; the board is powered off and boots.jsonl holds only whole records, so
+--resume continues once there is room.
 
 Ctrl-C ends the current cycle's capture, powers the board off and stops; the cut cycle has no
 record. `--resume` continues: every cycle with a record in boots.jsonl is kept as it is, the
@@ -217,7 +226,25 @@ pub(crate) fn new_manifest(
         timeout_s,
         power: target.power.describe(),
         console: target.console.describe(),
+        latency_timer: latency_timer(target),
         resumes: vec![],
+    }
+}
+
+/// The console's latency timer for run.json; a timer above 1 ms or one that cannot be read is
+/// a warning on stderr.
+pub(crate) fn latency_timer(target: &Target) -> Option<LatencyTimer> {
+    match target.console.latency_timer()? {
+        Ok(t) => {
+            if let Some(w) = t.warning() {
+                eprintln!("perfguide: warning: {w}");
+            }
+            Some(t.clone())
+        }
+        Err(e) => {
+            eprintln!("perfguide: warning: {e}: console stamps may be late by up to its value");
+            None
+        }
     }
 }
 
@@ -281,6 +308,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
                 at: now_rfc3339(),
                 args: args.clone(),
                 from_cycle: 0,
+                latency_timer: latency_timer(&target),
             },
         )?;
         let m = r.manifest_mut();
@@ -416,7 +444,15 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         &mut on_cycle,
     );
     pb.finish_and_clear();
-    let end = end?;
+    let end = end.with_context(|| {
+        format!(
+            "boot loop stopped in cycle {} ({} completed cycles kept; once the cause is fixed, \
+             continue with: perfguide boot-loop --out {} --resume)",
+            run.next_cycle(),
+            run.records().len(),
+            shell_path(run.path())
+        )
+    })?;
 
     write_loop_summary(&mut std::io::stdout().lock(), run.records())?;
     println!("run: {}", run.path().display());

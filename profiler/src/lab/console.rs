@@ -10,14 +10,17 @@
 //! - `kind = "qemu"`: QEMU's serial on the child's stdout (`-serial stdio`), fed by the `qemu`
 //!   power driver of `qemu.rs` (a power cycle is a new process, the console channel stays);
 //! - `kind = "serial"`, `device`, `baud` (default 115200): a serial device, 8N1, no flow control;
+//!   a USB serial adapter's latency timer is set to 1 ms at every open ([`super::latency`]);
 //! - `kind = "tcp"`, `address = "host:port"`: a raw TCP console such as ser2net;
 //! - `kind = "command"`, `argv = [...]`: a program whose stdout is the console (no shell unless
 //!   the argv says `sh -c`), e.g. `["picocom", "-q", "/dev/ttyUSB0"]` or
 //!   `["ssh", "lab", "cat /dev/ttyUSB0"]`.
 
+use super::latency::{self, LatencyError, LatencyTimer};
 use super::process::{exit_status, own_process_group, quote_argv, ChildStdout};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
@@ -105,6 +108,11 @@ pub trait Console: Send {
     /// Reconnects a console whose source ended (a ser2net drop, a console command that
     /// exited). A console that is open does nothing.
     fn ensure_open(&mut self) -> Result<(), ConsoleError>;
+    /// A serial console's latency timer as the last open found and left it: `None` when the
+    /// console has none (not a USB serial adapter, not serial at all).
+    fn latency_timer(&self) -> Option<&Result<LatencyTimer, LatencyError>> {
+        None
+    }
 }
 
 /// Runs a reader thread: reads `r` until EOF or `stop`, sends stamped chunks to `tx`.
@@ -151,7 +159,8 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                     {
                         continue
                     }
-                    Err(e) => break Some(format!("read error: {e}")),
+                    // A USB serial adapter that goes away: EIO, or a hang-up (broken pipe).
+                    Err(e) => break Some(format!("console {name}: read error: {e}")),
                 }
             };
             open.store(false, Ordering::Relaxed);
@@ -164,6 +173,25 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                 }
             }
         })
+}
+
+/// Reopens a console whose source ended ([`Console::ensure_open`]), trying again every 100 ms
+/// until it opens, `wait` is over or `stop` is raised: a USB serial adapter that re-enumerates
+/// is back under the same path after a moment. Returns how long the console was waited for;
+/// when it did not open, the last error.
+pub fn reopen_within(
+    console: &mut dyn Console,
+    wait: Duration,
+    stop: &AtomicBool,
+) -> Result<Duration, ConsoleError> {
+    let start = Instant::now();
+    loop {
+        match console.ensure_open() {
+            Ok(()) => return Ok(start.elapsed()),
+            Err(e) if start.elapsed() >= wait || stop.load(Ordering::Relaxed) => return Err(e),
+            Err(_) => std::thread::sleep(Duration::from_millis(100).min(wait)),
+        }
+    }
 }
 
 /// The consumer side shared by every console kind.
@@ -195,6 +223,7 @@ pub struct StreamConsole {
     open: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     child: Option<Arc<duct::ReaderHandle>>,
+    latency: Option<Result<LatencyTimer, LatencyError>>,
 }
 
 impl StreamConsole {
@@ -231,12 +260,23 @@ impl StreamConsole {
             open: Arc::new(AtomicBool::new(false)),
             thread: None,
             child: None,
+            latency: None,
         };
         c.connect()?;
         Ok(c)
     }
 
+    /// Connects the source and starts its reader. A connect that fails leaves the console
+    /// closed, so that [`Console::ensure_open`] tries again.
     fn connect(&mut self) -> Result<(), ConsoleError> {
+        let r = self.try_connect();
+        if r.is_err() {
+            self.open.store(false, Ordering::Relaxed);
+        }
+        r
+    }
+
+    fn try_connect(&mut self) -> Result<(), ConsoleError> {
         self.shutdown();
         self.stop = Arc::new(AtomicBool::new(false));
         self.open = Arc::new(AtomicBool::new(true));
@@ -260,6 +300,8 @@ impl StreamConsole {
                     .map_err(err)?;
                 let w = port.try_clone_native().map_err(err)?;
                 self.writer = Some(Box::new(w));
+                // A re-enumerated adapter comes back with its default timer: set at every open.
+                self.latency = latency::tune(Path::new(device), &latency::sysfs_root()).transpose();
                 let dev = device.clone();
                 spawn_reader(
                     port,
@@ -267,7 +309,7 @@ impl StreamConsole {
                     stop,
                     open,
                     name,
-                    Box::new(move || format!("serial device {dev} closed")),
+                    Box::new(move || format!("serial device {dev} closed (end of file)")),
                 )
             }
             Source::Tcp { address } => {
@@ -376,6 +418,9 @@ impl Console for StreamConsole {
         }
         self.connect()
     }
+    fn latency_timer(&self) -> Option<&Result<LatencyTimer, LatencyError>> {
+        self.latency.as_ref()
+    }
 }
 
 impl Drop for StreamConsole {
@@ -451,6 +496,29 @@ mod tests {
         }
         assert_eq!(got, b"again\n");
         server.join().unwrap();
+    }
+
+    #[test]
+    fn failed_reconnect_stays_closed() {
+        use std::net::TcpListener;
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap().to_string();
+        let mut c = StreamConsole::tcp(&addr).unwrap();
+        drop(l.accept().unwrap());
+        drop(l);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !matches!(
+            c.recv(Duration::from_millis(100)).unwrap(),
+            Some(ConsoleEvent::Closed { .. })
+        ) {
+            assert!(Instant::now() < deadline);
+        }
+        // Nobody listens any more: every attempt fails, none claims the console is open.
+        assert!(c.ensure_open().is_err());
+        assert!(c.ensure_open().is_err());
+        let stop = AtomicBool::new(false);
+        let e = reopen_within(&mut c, Duration::from_millis(250), &stop).unwrap_err();
+        assert!(e.to_string().contains(&addr), "{e}");
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //!
 //! - [`process`]: children in their own process group, argv quoting, output tails;
 //! - [`console`]: the console trait and the serial, TCP and command consoles;
+//! - [`latency`]: a USB serial adapter's latency timer, set to 1 ms;
 //! - [`power`]: the power trait and the command (relay, PDU, labgrid) driver;
 //! - [`qemu`]: the QEMU board, a process per power-on and its serial console;
 //! - [`target`]: the drivers a board profile names.
 
 pub mod console;
+pub mod latency;
 pub mod power;
 pub mod process;
 pub mod qemu;

@@ -6,15 +6,19 @@
 //! the recorded delays (optionally scaled); `power off DIR` stops it. Faults for the failure
 //! tests: `--silent` (prints nothing), `--to-line` (hangs before the login prompt),
 //! `--garbage` (power-up noise bytes that are not UTF-8), `--panic-after-line`,
-//! `--reset-after-line` (the board resets and boots again).
+//! `--reset-after-line` (the board resets and boots again), `--unplug-after-line N` with
+//! `--unplug-in-power-on K` and `--unplug-for S` (in the K-th power-on, after N lines, the
+//! console goes away as a USB serial adapter that re-enumerates: the pty is closed and `DIR/tty`
+//! removed; S seconds later a new pty is linked as `DIR/tty` again).
 //!
 //! ```text
 //! perfguide-simboard serve --dir D --log capture.log [--from-line A] [--to-line B]
 //!     [--scale F] [--silent] [--garbage] [--panic-after-line N] [--reset-after-line N]
-//!     [--lifetime S]
+//!     [--unplug-after-line N [--unplug-in-power-on K] [--unplug-for S]] [--lifetime S]
 //! perfguide-simboard power on|off D
 //! ```
-//! Every power command is appended to `D/power.log` (`on` / `off`).
+//! Every power command is appended to `D/power.log` (`on` / `off`), every unplug and replug
+//! to `D/usb.log` (`unplugged` / `replugged`).
 
 use bootlog_parser::capture::parse_line;
 use perfguide::lab::process::sleep_until;
@@ -39,6 +43,9 @@ struct Opts {
     garbage: bool,
     panic_after: Option<usize>,
     reset_after: Option<usize>,
+    unplug_after: Option<usize>,
+    unplug_in_power_on: usize,
+    unplug_for: f64,
     lifetime: f64,
 }
 
@@ -103,9 +110,14 @@ fn steps(o: &Opts) -> Result<Vec<Step>, String> {
 }
 
 struct Board {
-    master: TTYPort,
+    /// The pty pair; none while unplugged. The slave is kept open so that the master never
+    /// sees a hang-up between consoles.
+    pty: Option<(TTYPort, TTYPort)>,
     opts: Opts,
     replay: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    power_ons: usize,
+    /// Raised by the replay when the console is to go away.
+    unplug: Arc<AtomicBool>,
 }
 
 impl Board {
@@ -121,11 +133,18 @@ impl Board {
         if self.opts.silent {
             return Ok(());
         }
+        self.power_ons += 1;
         let steps = steps(&self.opts)?;
-        let mut w = self.master.try_clone_native().map_err(|e| e.to_string())?;
+        let (master, _) = self.pty.as_ref().ok_or("the console is unplugged")?;
+        let mut w = master.try_clone_native().map_err(|e| e.to_string())?;
         let stop = Arc::new(AtomicBool::new(false));
         let st = stop.clone();
         let (garbage, reset_after) = (self.opts.garbage, self.opts.reset_after);
+        let unplug_after = self
+            .opts
+            .unplug_after
+            .filter(|_| self.power_ons == self.opts.unplug_in_power_on);
+        let unplug = self.unplug.clone();
         let h = std::thread::spawn(move || {
             if garbage {
                 let _ = w.write_all(b"\x00\xff\xfe\x80");
@@ -144,13 +163,21 @@ impl Board {
                     return;
                 }
                 i += 1;
-                // `--reset-after-line` counts replayed lines (CRLF-terminated writes).
-                if let Some(n) = reset_after {
-                    let lines = steps[..i]
+                let lines_so_far = |k: usize| {
+                    steps[..k]
                         .iter()
                         .filter(|s| s.bytes.ends_with(b"\r\n"))
-                        .count();
-                    if resets == 0 && lines == n {
+                        .count()
+                };
+                if unplug_after.is_some_and(|n| lines_so_far(i) == n) {
+                    // Time for the reader to take the lines: a hang-up flushes what it has not.
+                    std::thread::sleep(Duration::from_millis(100));
+                    unplug.store(true, Ordering::Relaxed);
+                    return;
+                }
+                // `--reset-after-line` counts replayed lines (CRLF-terminated writes).
+                if let Some(n) = reset_after {
+                    if resets == 0 && lines_so_far(i) == n {
                         resets += 1;
                         i = 0;
                     }
@@ -162,14 +189,31 @@ impl Board {
     }
 }
 
+/// A new pty pair, its slave linked as `DIR/tty`.
+fn plug(dir: &Path) -> Result<(TTYPort, TTYPort), String> {
+    let (master, slave) = TTYPort::pair().map_err(|e| format!("pty: {e}"))?;
+    let slave_name = slave.name().ok_or("pty has no name")?;
+    let link = dir.join("tty");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(slave_name, &link).map_err(|e| e.to_string())?;
+    Ok((master, slave))
+}
+
+fn usb_log(dir: &Path, what: &str) {
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("usb.log"))
+    {
+        let _ = writeln!(f, "{what}");
+    }
+}
+
 fn serve(o: Opts) -> Result<(), String> {
     std::fs::create_dir_all(&o.dir).map_err(|e| e.to_string())?;
     steps(&o)?; // validate the log early
-    let (master, slave) = TTYPort::pair().map_err(|e| format!("pty: {e}"))?;
-    let slave_name = slave.name().ok_or("pty has no name")?;
-    let link = o.dir.join("tty");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(&slave_name, &link).map_err(|e| e.to_string())?;
+    let pty = plug(&o.dir)?;
+    let slave_name = pty.1.name().ok_or("pty has no name")?;
     let ctl = o.dir.join("ctl");
     let _ = std::fs::remove_file(&ctl);
     let listener = UnixListener::bind(&ctl).map_err(|e| format!("{}: {e}", ctl.display()))?;
@@ -177,14 +221,28 @@ fn serve(o: Opts) -> Result<(), String> {
     let started = Instant::now();
     listener.set_nonblocking(true).map_err(|e| e.to_string())?;
     let mut board = Board {
-        master,
+        pty: Some(pty),
         opts: o.clone(),
         replay: None,
+        power_ons: 0,
+        unplug: Arc::new(AtomicBool::new(false)),
     };
     std::fs::write(o.dir.join("ready"), slave_name.as_bytes()).map_err(|e| e.to_string())?;
-    // Keep the slave open so that the master never sees a hang-up between consoles.
-    let _slave = slave;
+    let mut replug_at: Option<Instant> = None;
     while started.elapsed() < lifetime {
+        if board.unplug.swap(false, Ordering::Relaxed) {
+            board.off();
+            // The path goes, then both ends close: a reader of the slave sees a hang-up.
+            let _ = std::fs::remove_file(o.dir.join("tty"));
+            board.pty = None;
+            usb_log(&o.dir, "unplugged");
+            replug_at = Some(Instant::now() + Duration::from_secs_f64(o.unplug_for));
+        }
+        if replug_at.is_some_and(|t| Instant::now() >= t) {
+            replug_at = None;
+            board.pty = Some(plug(&o.dir)?);
+            usb_log(&o.dir, "replugged");
+        }
         match listener.accept() {
             Ok((s, _)) => {
                 let _ = s.set_nonblocking(false);
@@ -265,6 +323,8 @@ fn parse_serve(a: &[String]) -> Result<Opts, String> {
         scale: 1.0,
         lifetime: 300.0,
         from_line: 1,
+        unplug_in_power_on: 1,
+        unplug_for: 1.0,
         ..Opts::default()
     };
     let mut i = 0;
@@ -284,6 +344,9 @@ fn parse_serve(a: &[String]) -> Result<Opts, String> {
             "--lifetime" => o.lifetime = num(val(i)?)?,
             "--panic-after-line" => o.panic_after = Some(num(val(i)?)? as usize),
             "--reset-after-line" => o.reset_after = Some(num(val(i)?)? as usize),
+            "--unplug-after-line" => o.unplug_after = Some(num(val(i)?)? as usize),
+            "--unplug-in-power-on" => o.unplug_in_power_on = num(val(i)?)? as usize,
+            "--unplug-for" => o.unplug_for = num(val(i)?)?,
             "--silent" => {
                 o.silent = true;
                 i += 1;
