@@ -175,9 +175,7 @@ pub(crate) fn load_board(
     run_manifest: Option<&RunManifest>,
 ) -> anyhow::Result<Board> {
     if let Some(p) = &a.board_file {
-        let text = std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read board file {}", p.display()))?;
-        return Ok(Board::from_toml_str(&p.display().to_string(), &text)?);
+        return Board::from_file(p);
     }
     if let Some(m) = run_manifest {
         if a.board.as_deref().map_or(true, |b| b == m.board) && !m.board_profile.is_empty() {
