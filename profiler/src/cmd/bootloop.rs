@@ -127,7 +127,7 @@ pub(crate) fn image_files(
     }
     let mut files = BTreeMap::new();
     if qemu {
-        match crate::image::built_image(board, &cache_dir(a)) {
+        match crate::image::built_image(board, a.board_file.as_deref(), &cache_dir(a)) {
             Ok(img) => {
                 files.insert("u_boot".to_string(), img.u_boot);
                 files.insert("disk".to_string(), img.disk);
