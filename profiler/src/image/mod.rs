@@ -714,6 +714,29 @@ mod tests {
     }
 
     #[test]
+    fn the_delay_variant_is_qemu_arm64_with_a_preboot_sleep_only() {
+        // An A/B test of the U-Boot stage needs everything else equal: the copy must not drift.
+        let variant = include_str!("../../tests/data/qemu-arm64-uboot-delay.toml");
+        let b = Board::from_toml_str("qemu-arm64-uboot-delay.toml", variant).unwrap();
+        assert_eq!(b.name(), "qemu-arm64-uboot-delay");
+        let preboot = ["CONFIG_USE_PREBOOT=y", "CONFIG_PREBOOT=\"sleep 0.2\""];
+        let fragment = &b.image().unwrap().uboot_fragment;
+        assert!(preboot.iter().all(|l| fragment.iter().any(|f| f == l)));
+        let strip = |text: &str| {
+            let mut v: toml::Table = toml::from_str(text).unwrap();
+            v.remove("name");
+            v.remove("description");
+            if let Some(toml::Value::Array(f)) =
+                v.get_mut("image").and_then(|i| i.get_mut("uboot_fragment"))
+            {
+                f.retain(|l| !preboot.contains(&l.as_str().unwrap_or_default()));
+            }
+            v
+        };
+        assert_eq!(strip(variant), strip(BUILTIN_QEMU));
+    }
+
+    #[test]
     fn built_image_hint_names_the_board_file() {
         let d = tempfile::tempdir().unwrap();
         let f = Path::new("tests/data/qemu-arm64-uboot-delay.toml");
