@@ -10,10 +10,11 @@
 //! A section is read from the profile's TOML text, so an unknown key, a missing one or a
 //! value of the wrong type is an error naming the profile, the line and the key.
 
+use anyhow::Context;
 use bootlog_parser::board::{BoardError, BoardProfile, BUILTIN};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Errors reading the lab sections of a board profile.
@@ -433,6 +434,13 @@ impl Board {
         })
     }
 
+    /// A profile file (`--board-file`): its path names it in errors and in the run manifest.
+    pub fn from_file(path: &Path) -> anyhow::Result<Board> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read board file {}", path.display()))?;
+        Ok(Board::from_toml_str(&path.display().to_string(), &text)?)
+    }
+
     /// A built-in profile (`images/boards/<name>.toml`).
     pub fn builtin(name: &str) -> Result<Board, ProfileError> {
         let text = BUILTIN
@@ -686,6 +694,35 @@ mod tests {
             b.qemu_argv(&f).unwrap(),
             vec!["qemu", "-bios", "/c/u-boot.bin", "file=/c/disk.img,x"]
         );
+    }
+
+    #[test]
+    fn board_file_errors_name_the_file() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("variant.toml");
+        let e = format!("{:#}", Board::from_file(&f).unwrap_err());
+        assert!(
+            e.contains("cannot read board file") && e.contains("variant.toml"),
+            "{e}"
+        );
+        std::fs::write(
+            &f,
+            format!("{HEAD}[image]\nkernel_cmdline = \"x\"\nuboot_defconfig = \n"),
+        )
+        .unwrap();
+        let e = Board::from_file(&f).unwrap_err().to_string();
+        assert!(
+            e.contains(&f.display().to_string()) && e.contains("line 5"),
+            "{e}"
+        );
+        std::fs::write(
+            &f,
+            format!("{HEAD}[image]\nkernel_cmdline = \"x\"\nuboot_defconfig = \"d\"\n"),
+        )
+        .unwrap();
+        let b = Board::from_file(&f).unwrap();
+        assert_eq!((b.name(), b.source.as_str()), ("b", f.to_str().unwrap()));
+        assert_eq!(b.image().unwrap().uboot_defconfig, "d");
     }
 
     #[test]

@@ -96,7 +96,7 @@ fn builds_boots_and_hits_the_cache() {
     );
     check_disk(&a.disk, &m);
     assert_eq!(
-        image::built_image(BOARD, &BuildOptions::new(BOARD).cache).unwrap(),
+        image::built_image(BOARD, None, &BuildOptions::new(BOARD).cache).unwrap(),
         first.artifacts
     );
 

@@ -136,7 +136,7 @@ pub(crate) fn image_files(
     }
     let mut files = BTreeMap::new();
     if qemu {
-        match crate::image::built_image(board, &cache_dir(a)) {
+        match crate::image::built_image(board, a.board_file.as_deref(), &cache_dir(a)) {
             Ok(img) => {
                 files.insert("u_boot".to_string(), img.u_boot);
                 files.insert("disk".to_string(), img.disk);
@@ -184,9 +184,7 @@ pub(crate) fn load_board(
     run_manifest: Option<&RunManifest>,
 ) -> anyhow::Result<Board> {
     if let Some(p) = &a.board_file {
-        let text = std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read board file {}", p.display()))?;
-        return Ok(Board::from_toml_str(&p.display().to_string(), &text)?);
+        return Board::from_file(p);
     }
     if let Some(m) = run_manifest {
         if a.board.as_deref().map_or(true, |b| b == m.board) && !m.board_profile.is_empty() {

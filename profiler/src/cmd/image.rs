@@ -2,7 +2,6 @@
 
 use crate::image::{self, BuildOptions};
 use crate::profile::Board;
-use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -56,9 +55,7 @@ pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
         } => {
             let mut opts = BuildOptions::new(&board);
             if let Some(p) = board_file {
-                let text = std::fs::read_to_string(&p)
-                    .with_context(|| format!("cannot read board file {}", p.display()))?;
-                let b = Board::from_toml_str(&p.display().to_string(), &text)?;
+                let b = Board::from_file(&p)?;
                 opts = BuildOptions::new(b.name());
                 opts.profile = Some(b);
             }

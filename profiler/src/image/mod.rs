@@ -67,13 +67,22 @@ pub fn image_dir(board: &str, cache: &Path) -> PathBuf {
     cache.join("images").join(board)
 }
 
-/// The built image of `board` in `cache`; an error (naming the command that builds it) when
-/// there is none or its files are not those the manifest lists.
-pub fn built_image(board: &str, cache: &Path) -> anyhow::Result<ImageArtifacts> {
+/// The built image of `board` in `cache`; an error (naming the command that builds it, with
+/// `--board-file` when the profile came from `board_file`) when there is none or its files are
+/// not those the manifest lists.
+pub fn built_image(
+    board: &str,
+    board_file: Option<&Path>,
+    cache: &Path,
+) -> anyhow::Result<ImageArtifacts> {
     let dir = image_dir(board, cache);
     let a = ImageArtifacts::in_dir(&dir);
+    let which = match board_file {
+        Some(f) => format!("--board-file {}", f.display()),
+        None => format!("--board {board}"),
+    };
     let hint = format!(
-        "run `perfguide image build --board {board} --cache {}`",
+        "run `perfguide image build {which} --cache {}`",
         cache.display()
     );
     if !a.manifest.exists() {
@@ -309,6 +318,28 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
     })
 }
 
+/// A profile given as a file whose `[image]` differs from the built-in profile of the same
+/// name would replace that board's image in the cache (it is stored under the name): an error
+/// asking for a name of its own.
+fn check_variant_name(opts: &BuildOptions, section: &ImageSection) -> anyhow::Result<()> {
+    let Some(b) = &opts.profile else {
+        return Ok(());
+    };
+    let Ok(builtin) = Board::builtin(&opts.board) else {
+        return Ok(());
+    };
+    if builtin.lab.image.as_ref() != Some(section) {
+        bail!(
+            "board profile {} is named {:?} like the built-in board, but its [image] differs: \
+             give it a `name` of its own (the image is cached under the name, and would replace \
+             the built-in board's)",
+            b.source,
+            opts.board
+        );
+    }
+    Ok(())
+}
+
 /// Builds (or finds in the cache) the reference image of `opts.board`.
 pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let t0 = Instant::now();
@@ -316,6 +347,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         Some(b) => b.image()?.clone(),
         None => Board::builtin(&opts.board)?.image()?.clone(),
     };
+    check_variant_name(opts, &section)?;
     let cache = &opts.cache;
     std::fs::create_dir_all(cache)
         .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;
@@ -616,6 +648,8 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
 mod tests {
     use super::*;
 
+    const BUILTIN_QEMU: &str = include_str!("../../../images/boards/qemu-arm64.toml");
+
     fn section() -> ImageSection {
         Board::builtin("qemu-arm64")
             .unwrap()
@@ -655,6 +689,68 @@ mod tests {
             local_key("qemu-arm64", &s, &[]).unwrap(),
             local_key("qemu-arm64", &s2, &[]).unwrap()
         );
+    }
+
+    #[test]
+    fn a_variant_needs_a_name_of_its_own() {
+        let d = tempfile::tempdir().unwrap();
+        let text = BUILTIN_QEMU.replace(
+            "\"CONFIG_BOOTDELAY=0\"",
+            "\"CONFIG_BOOTDELAY=0\", 'CONFIG_PREBOOT=\"sleep 0.2\"'",
+        );
+        assert_ne!(text, BUILTIN_QEMU);
+        let mut opts = BuildOptions::new("qemu-arm64");
+        opts.cache = d.path().join("cache");
+        opts.profile = Some(Board::from_toml_str("variant.toml", &text).unwrap());
+        let e = build(&opts).unwrap_err().to_string();
+        assert!(
+            e.contains("variant.toml") && e.contains("a `name` of its own"),
+            "{e}"
+        );
+        assert!(!opts.cache.exists(), "nothing is written");
+        // The built-in profile's own text from a file is the same board.
+        opts.profile = Some(Board::from_toml_str("copy.toml", BUILTIN_QEMU).unwrap());
+        check_variant_name(&opts, &section()).unwrap();
+    }
+
+    #[test]
+    fn the_delay_variant_is_qemu_arm64_with_a_preboot_sleep_only() {
+        // An A/B test of the U-Boot stage needs everything else equal: the copy must not drift.
+        let variant = include_str!("../../tests/data/qemu-arm64-uboot-delay.toml");
+        let b = Board::from_toml_str("qemu-arm64-uboot-delay.toml", variant).unwrap();
+        assert_eq!(b.name(), "qemu-arm64-uboot-delay");
+        let preboot = ["CONFIG_USE_PREBOOT=y", "CONFIG_PREBOOT=\"sleep 0.2\""];
+        let fragment = &b.image().unwrap().uboot_fragment;
+        assert!(preboot.iter().all(|l| fragment.iter().any(|f| f == l)));
+        let strip = |text: &str| {
+            let mut v: toml::Table = toml::from_str(text).unwrap();
+            v.remove("name");
+            v.remove("description");
+            if let Some(toml::Value::Array(f)) =
+                v.get_mut("image").and_then(|i| i.get_mut("uboot_fragment"))
+            {
+                f.retain(|l| !preboot.contains(&l.as_str().unwrap_or_default()));
+            }
+            v
+        };
+        assert_eq!(strip(variant), strip(BUILTIN_QEMU));
+    }
+
+    #[test]
+    fn built_image_hint_names_the_board_file() {
+        let d = tempfile::tempdir().unwrap();
+        let f = Path::new("tests/data/qemu-arm64-uboot-delay.toml");
+        let e = built_image("qemu-arm64-uboot-delay", Some(f), d.path())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("image build --board-file tests/data/qemu-arm64-uboot-delay.toml"),
+            "{e}"
+        );
+        let e = built_image("qemu-arm64", None, d.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("image build --board qemu-arm64 "), "{e}");
     }
 
     #[test]
