@@ -227,7 +227,7 @@ impl State {
         if flags.cut {
             let w = self.cur.warnings.next_text(&mut self.bin.strings, 64);
             let _ = w.write_fmt(format_args!(
-                "line {n} is longer than {MAX_LINE} bytes: cut into pieces"
+                "line {n} is longer than {MAX_LINE} bytes: read as its first {MAX_LINE}"
             ));
         }
         let text = clean_known(bytes, flags.plain);
