@@ -469,7 +469,8 @@ pub enum KernelLine<'a> {
     Machine(&'a str),
     /// `Freeing unused kernel memory` / `image`: init is about to run.
     FreeingUnused,
-    /// `Run /init as init process` (or `/sbin/init`): userspace begins.
+    /// `Run /init as init process`, any path (`/sbin/init`, `/bin/sh`, an `init=`): user
+    /// space begins.
     RunInit(&'a str),
     /// `calling  foo+0x0/0x90 @ 1`.
     Calling(&'a str),
@@ -860,10 +861,10 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
             .map(|r| KernelLine::Machine(r.trim_end())),
         b'F' if m.starts_with("Freeing unused kernel") => Some(KernelLine::FreeingUnused),
         b'R' => {
+            // `Run %s as init process` (init/main.c): any path, blanks in it too.
             let r = m.strip_prefix("Run ")?;
-            let (path, tail) = r.split_once(' ')?;
-            tail.starts_with("as init process")
-                .then_some(KernelLine::RunInit(path))
+            let path = &r[..r.find(" as init process")?];
+            (!path.is_empty()).then_some(KernelLine::RunInit(path))
         }
         b'c' => calling_name(m).map(KernelLine::Calling),
         b'i' => initcall_fast(m),
@@ -1393,10 +1394,21 @@ mod tests {
             line("Run /init as init process"),
             Some(KernelLine::RunInit("/init"))
         );
-        assert_eq!(
-            line("Run /sbin/init as init process"),
-            Some(KernelLine::RunInit("/sbin/init"))
-        );
+        for path in [
+            "/sbin/init",
+            "/etc/init",
+            "/bin/init",
+            "/bin/sh",
+            "/usr/lib/my init",
+        ] {
+            assert_eq!(
+                line(&format!("Run {path} as init process")),
+                Some(KernelLine::RunInit(path))
+            );
+        }
+        assert_eq!(line("Run  as init process"), None);
+        assert_eq!(line("Run /init"), None);
+        assert_eq!(line("Running /init"), None);
         assert_eq!(
             line("calling  proto_init+0x0/0x10 @ 1"),
             Some(KernelLine::Calling("proto_init"))

@@ -181,7 +181,8 @@ pub struct KernelInfo {
     /// First printk timestamp seen.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub first_ts_s: Option<f64>,
-    /// printk timestamp of `Run /init` (or `Freeing unused kernel memory` when that is absent).
+    /// printk timestamp of the first `Run <path> as init process` (or of `Freeing unused
+    /// kernel memory` when no such line follows it).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub init_ts_s: Option<f64>,
     /// Last printk timestamp seen before the boot ended.

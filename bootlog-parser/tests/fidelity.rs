@@ -1,7 +1,7 @@
-//! Fidelity on small logs written from what real boards print: line numbers after lines
-//! longer than the splitter keeps.
+//! Fidelity on small logs written from what real boards print: every init path the kernel
+//! runs, and line numbers after lines longer than the splitter keeps.
 
-use bootlog_parser::model::Boot;
+use bootlog_parser::model::{Boot, Clock};
 use bootlog_parser::{parse_bytes, BoardProfile, Parser, StageId};
 
 fn parse(bytes: &[u8]) -> Vec<Boot> {
@@ -16,6 +16,135 @@ fn line_no(log: &[u8], needle: &str) -> u64 {
         .position(|w| w == needle.as_bytes())
         .unwrap_or_else(|| panic!("{needle:?} not in the log"));
     1 + log[..at].iter().filter(|&&c| c == b'\n').count() as u64
+}
+
+fn ids(b: &Boot) -> Vec<StageId> {
+    b.stages.iter().map(|s| s.id).collect()
+}
+
+/// A Linux boot to user space on the target clock (printk stamps), run by `path`, after
+/// U-Boot: `Freeing unused kernel memory` then `Run <path> as init process`, as
+/// `kernel_init` in init/main.c prints them.
+fn kernel_log(path: &str) -> String {
+    format!(
+        "\
+U-Boot 2023.04 (Apr 04 2023 - 12:00:00 +0000)
+
+DRAM:  948 MiB
+Hit any key to stop autoboot:  0
+Starting kernel ...
+
+[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd083]
+[    0.000000] Linux version 6.1.0-rpi7-rpi-v8 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT Debian 1:6.1.63-1+rpt1 (2023-11-24)
+[    0.000000] Machine model: Raspberry Pi 4 Model B Rev 1.4
+[    1.782633] Freeing unused kernel memory: 4160K
+[    1.790118] Checked W+X mappings: passed, no W+X pages found
+[    1.796412] Run {path} as init process
+[    2.913004] random: crng init done
+Debian GNU/Linux 12 raspberrypi ttyS0
+
+raspberrypi login: \n"
+    )
+}
+
+#[test]
+fn every_init_path_ends_the_kernel_at_its_run_line() {
+    for path in ["/init", "/sbin/init", "/etc/init", "/bin/init", "/bin/sh"] {
+        let log = kernel_log(path);
+        let b = &parse(log.as_bytes())[0];
+        assert!(b.complete, "{path}");
+        assert_eq!(
+            ids(b),
+            [StageId::Uboot, StageId::Kernel, StageId::Userspace],
+            "{path}"
+        );
+        let run = line_no(log.as_bytes(), "as init process");
+        let us = b.stage(StageId::Userspace).unwrap();
+        assert_eq!(us.line, Some(run), "{path}");
+        let k = b.kernel.as_ref().unwrap();
+        assert_eq!(k.init_ts_s, Some(1.796412), "{path}");
+        let kernel = b.stage(StageId::Kernel).unwrap();
+        assert_eq!(
+            (kernel.clock, kernel.end_s, kernel.duration_s),
+            (Clock::Target, Some(1.796412), Some(1.796412)),
+            "{path}"
+        );
+        assert_eq!(b.mark("run_init").map(|m| m.line), Some(run), "{path}");
+        // `Freeing unused kernel memory` stays a mark, and its line the kernel's.
+        let freeing = line_no(log.as_bytes(), "Freeing unused");
+        assert_eq!(b.mark("freeing_unused").map(|m| m.line), Some(freeing));
+        // The lines between the two are the kernel's console bytes.
+        let between = "[    1.790118] Checked W+X mappings: passed, no W+X pages found".len();
+        let kb = kernel.console_bytes.unwrap();
+        let ub = us.console_bytes.unwrap();
+        assert!(kb > between as u64, "{kb}");
+        assert!(ub < 200, "{ub}");
+    }
+}
+
+/// The same boot with grabserial's `[abs delta]` host stamps: the kernel ends, on the host
+/// clock, at the stamp of the `Run` line, not at `Freeing unused kernel memory`'s.
+#[test]
+fn the_run_line_ends_the_kernel_on_the_host_clock() {
+    let log = "\
+[0.000002 0.000002]
+[0.101344 0.101342] U-Boot 2023.04 (Apr 04 2023 - 12:00:00 +0000)
+[0.501003 0.399659] Starting kernel ...
+[0.705975 0.204972] [    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd083]
+[2.488394 1.782419] [    1.782633] Freeing unused kernel memory: 4160K
+[2.502108 0.013714] [    1.796412] Run /sbin/init as init process
+[2.590000 0.087892] [    1.883004] Run /etc/init as init process
+[4.000000 1.410000] raspberrypi login: \n";
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(
+        ids(b),
+        [StageId::Uboot, StageId::Kernel, StageId::Userspace]
+    );
+    let k = b.stage(StageId::Kernel).unwrap();
+    let us = b.stage(StageId::Userspace).unwrap();
+    assert_eq!(k.clock, Clock::Host);
+    assert_eq!(us.line, Some(6));
+    assert_eq!(k.end_s, us.start_s);
+    // grabserial's stamps count from its start: the `Run` line's own.
+    assert_eq!(us.start_s, Some(2.502108));
+    // The first `Run` is the hand-over; a later one (after a path failed) is a mark.
+    assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(1.796412));
+    let runs: Vec<u64> = b
+        .marks
+        .iter()
+        .filter(|m| m.kind == "run_init")
+        .map(|m| m.line)
+        .collect();
+    assert_eq!(runs, [6, 7]);
+}
+
+/// A kernel that prints no `Run ... as init process` (before Linux 5.x): `Freeing unused
+/// kernel memory` still ends it.
+#[test]
+fn freeing_unused_ends_the_kernel_when_no_run_line_follows() {
+    let log = "\
+[    0.000000] Booting Linux on physical CPU 0x0
+[    2.351217] Freeing unused kernel memory: 1024K
+INIT: version 2.88 booting
+buildroot login: \n";
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(ids(b), [StageId::Kernel, StageId::Userspace]);
+    assert_eq!(b.stage(StageId::Userspace).unwrap().line, Some(2));
+    assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(2.351217));
+}
+
+/// A kernel with no `Freeing` line before its `Run` line: the `Run` line opens user space.
+#[test]
+fn a_run_line_alone_opens_userspace() {
+    let log = "\
+[    0.000000] Booting Linux on physical CPU 0x0
+[    0.912003] Run /bin/sh as init process
+/bin/sh: can't access tty; job control turned off
+~ # \n";
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(ids(b), [StageId::Kernel, StageId::Userspace]);
+    assert_eq!(b.stage(StageId::Userspace).unwrap().line, Some(2));
+    assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(0.912003));
 }
 
 /// A log with lines of 20 KiB, 70 KiB and 1 MiB (a progress bar of `#` that never broke its

@@ -415,6 +415,7 @@ impl State {
             self.cur.fw_at_kernel = self.cur.fw_s;
         }
         self.cur.started = true;
+        self.cur.userspace_at_freeing = false;
         if self.cur.lines.0 == 0 {
             self.cur.lines.0 = n;
         }
@@ -824,26 +825,19 @@ impl State {
                     .get_or_insert_with(KernelInfo::default)
                     .machine = Some(self.bin.strings.take(m))
             }
-            K::FreeingUnused | K::RunInit(_) => {
+            K::FreeingUnused => {
+                // The last kernel line before init on every kernel: user space opens here
+                // unless a `Run ... as init process` line follows, which then moves its start.
                 if self.current() == Some(StageId::Kernel) {
                     let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
                     if k.init_ts_s.is_none() {
                         k.init_ts_s = ts;
                     }
-                    let kind = if matches!(l, K::RunInit(_)) {
-                        "run_init"
-                    } else {
-                        "freeing_unused"
-                    };
-                    self.open(StageId::Userspace, n, host, ts, kind);
-                } else if matches!(l, K::RunInit(_)) {
-                    self.mark("run_init", n, host, ts);
-                    let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
-                    if k.init_ts_s.is_none() {
-                        k.init_ts_s = ts;
-                    }
+                    self.open(StageId::Userspace, n, host, ts, "freeing_unused");
+                    self.cur.userspace_at_freeing = true;
                 }
             }
+            K::RunInit(_) => self.run_init(n, host, ts),
             K::Calling(f) => self.calling(f),
             K::Initcall { name, ret, usecs } => self.initcall(name, ret, usecs, ts),
             K::Panic(why) => {
@@ -852,6 +846,39 @@ impl State {
                 self.mark("panic", n, host, ts);
             }
         }
+    }
+
+    /// `Run <path> as init process`, whatever the path (`/init`, `/sbin/init`, `/bin/sh`, an
+    /// `init=`): the kernel hands over to user space here. It opens user space when the
+    /// kernel runs; when `Freeing unused kernel memory` opened it just before (no stage since),
+    /// its start moves to this line: its line, host time and the console bytes before it go
+    /// to the kernel, and `init_ts_s` is this line's stamp. Any later one (an earlier path
+    /// failed to execute) is a mark.
+    pub(super) fn run_init(&mut self, n: u64, host: Option<f64>, ts: Option<f64>) {
+        if self.current() == Some(StageId::Kernel) {
+            let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
+            k.init_ts_s = ts.or(k.init_ts_s);
+            self.open(StageId::Userspace, n, host, ts, "run_init");
+            return;
+        }
+        let b = &mut self.cur;
+        if std::mem::take(&mut b.userspace_at_freeing) && b.stages.len() >= 2 {
+            b.flush_bytes();
+            let k = b.stages.len() - 1;
+            let before = std::mem::take(&mut b.stages[k].bytes);
+            b.stages[k - 1].bytes += before;
+            let us = &mut b.stages[k];
+            us.line = n;
+            us.host = host;
+            let k = b.boot.kernel.get_or_insert_with(KernelInfo::default);
+            k.init_ts_s = ts.or(k.init_ts_s);
+        } else {
+            let k = b.boot.kernel.get_or_insert_with(KernelInfo::default);
+            if k.init_ts_s.is_none() {
+                k.init_ts_s = ts;
+            }
+        }
+        self.mark("run_init", n, host, ts);
     }
 
     /// A `calling` line's function (initcall_debug): the initcall now running.

@@ -41,6 +41,10 @@ pub(super) struct Builder {
     pub(super) fw_s: Option<f64>,
     /// The firmware stamp when the kernel stage opened: the firmware's share of the boot.
     pub(super) fw_at_kernel: Option<f64>,
+    /// User space was opened by `Freeing unused kernel memory` and no stage opened since: the
+    /// `Run <path> as init process` line that follows moves its start there (see
+    /// `State::kernel`).
+    pub(super) userspace_at_freeing: bool,
     pub(super) lines: (u64, u64),
     /// Console bytes of the lines touched since the last stage opened, not yet added to its
     /// `bytes`: one add a line instead of a look-up of the last stage
@@ -111,6 +115,7 @@ impl Builder {
             seen_tfa,
             fw_s,
             fw_at_kernel,
+            userspace_at_freeing,
             lines,
             tail_bytes,
             sd_blame,
@@ -194,6 +199,7 @@ impl Builder {
         *seen_tfa = false;
         *fw_s = None;
         *fw_at_kernel = None;
+        *userspace_at_freeing = false;
         *lines = (0, 0);
         *tail_bytes = 0;
         // The slots keep their items: their strings are rewritten by the next boot.

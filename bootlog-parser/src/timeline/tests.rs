@@ -1173,6 +1173,7 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
         seen_tfa: true,
         fw_s: Some(1.0),
         fw_at_kernel: Some(1.0),
+        userspace_at_freeing: true,
         lines: (1, 2),
         tail_bytes: 3,
         sd_blame: Slots {
