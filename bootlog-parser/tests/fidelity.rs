@@ -1,5 +1,6 @@
 //! Fidelity on small logs written from what real boards print: every init path the kernel
-//! runs, and line numbers after lines longer than the splitter keeps.
+//! runs, bootstage reports laid out otherwise, banners with no version, and line numbers
+//! after lines longer than the splitter keeps.
 
 use bootlog_parser::model::{Boot, Clock};
 use bootlog_parser::{parse_bytes, BoardProfile, Parser, StageId};
@@ -145,6 +146,152 @@ fn a_run_line_alone_opens_userspace() {
     assert_eq!(ids(b), [StageId::Kernel, StageId::Userspace]);
     assert_eq!(b.stage(StageId::Userspace).unwrap().line, Some(2));
     assert_eq!(b.kernel.as_ref().unwrap().init_ts_s, Some(0.912003));
+}
+
+/// A bootstage report as U-Boot's `bootstage report` prints it, indented by the console
+/// (tabs and spaces), with a record of an empty name and the SPL's records (stashed by SPL,
+/// printed by U-Boot proper), after an SPL report of its own.
+const BOOTSTAGE_LOG: &str = "\
+U-Boot SPL 2023.04 (Apr 04 2023 - 12:00:00 +0000)
+Trying to boot from MMC1
+Timer summary in microseconds (5 records):
+       Mark    Elapsed  Stage
+          0          0  reset
+    187,204    187,204  SPL
+    301,112    113,908
+    402,998    101,886  end phase
+
+Accumulated time:
+                 8,411  dm_spl
+
+
+U-Boot 2023.04 (Apr 04 2023 - 12:00:00 +0000)
+
+=> bootstage report
+\tTimer summary in microseconds (8 records):
+\t       Mark    Elapsed  Stage
+\t          0          0  reset
+\t    187,204    187,204  SPL
+\t    402,998    215,794  end phase
+\t    455,470     52,472  board_init_f
+\t    781,012    325,542
+\t    963,881    182,869  board_init_r
+\t  1,146,102    182,221  main_loop
+\t  1,522,003    375,901  start_kernel
+\t
+\tAccumulated time:
+\t                12,151  dm_f
+\t                34,218  dm_r
+=> boot
+Starting kernel ...
+";
+
+#[test]
+fn bootstage_reports_indented_unnamed_and_of_earlier_phases() {
+    let b = &parse(BOOTSTAGE_LOG.as_bytes())[0];
+    assert_eq!(ids(b), [StageId::ASpl, StageId::Uboot, StageId::Kernel]);
+    assert_eq!(b.bootstage_reports.len(), 2);
+    let spl: Vec<(&str, u64, u64)> = b.bootstage_reports[0]
+        .iter()
+        .map(|r| (r.name.as_str(), r.mark_us, r.elapsed_us))
+        .collect();
+    assert_eq!(
+        spl,
+        [
+            ("reset", 0, 0),
+            ("SPL", 187_204, 187_204),
+            ("(unnamed 3)", 301_112, 113_908),
+            ("end phase", 402_998, 101_886),
+        ]
+    );
+    let proper: Vec<(&str, u64)> = b.bootstage_reports[1]
+        .iter()
+        .map(|r| (r.name.as_str(), r.mark_us))
+        .collect();
+    assert_eq!(
+        proper,
+        [
+            ("reset", 0),
+            ("SPL", 187_204),
+            ("end phase", 402_998),
+            ("board_init_f", 455_470),
+            ("(unnamed 5)", 781_012),
+            ("board_init_r", 963_881),
+            ("main_loop", 1_146_102),
+            ("start_kernel", 1_522_003),
+        ]
+    );
+    // The boot's bootstage is the last report; its accumulated times the last ones.
+    assert_eq!(b.bootstage, b.bootstage_reports[1]);
+    let acc: Vec<(&str, u64)> = b
+        .bootstage_accumulated
+        .iter()
+        .map(|a| (a.name.as_str(), a.us))
+        .collect();
+    assert_eq!(acc, [("dm_f", 12_151), ("dm_r", 34_218)]);
+    // All rows were read: no report says it read more or none.
+    assert!(
+        !b.warnings.iter().any(|w| w.contains("bootstage")),
+        "{:?}",
+        b.warnings
+    );
+    // U-Boot proper's time on the target clock: board_init_f to the last mark.
+    let u = b.stage(StageId::Uboot).unwrap();
+    assert_eq!(u.duration_s, Some(1.066533));
+}
+
+/// The same report with spaces for indentation and every row's name empty: each row still
+/// reads, with names that do not depend on anything but its place in the report.
+#[test]
+fn unnamed_records_are_numbered_by_their_row() {
+    let log = "\
+U-Boot 2023.04 (Apr 04 2023 - 12:00:00 +0000)
+   Timer summary in microseconds (3 records):
+          Mark    Elapsed  Stage
+             0          0
+       455,470    455,470
+       963,881    508,411  \n\
+Starting kernel ...
+";
+    let b = &parse(log.as_bytes())[0];
+    let names: Vec<&str> = b.bootstage.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["(unnamed 1)", "(unnamed 2)", "(unnamed 3)"]);
+    assert_eq!(ids(b), [StageId::Uboot, StageId::Kernel]);
+}
+
+/// Banners whose version is empty open their stages; a prompt or a line that only starts
+/// with `U-Boot` opens none.
+#[test]
+fn banners_with_no_version_open_their_stages() {
+    let log = "\
+U-Boot SPL \n\
+DRAM:  2 GiB
+Trying to boot from MMC1
+U-Boot \n\
+Hit any key to stop autoboot:  0
+U-Boot> printenv bootcmd
+U-Boot SPL board init
+U-Boot> boot
+Starting kernel ...
+";
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(ids(b), [StageId::ASpl, StageId::Uboot, StageId::Kernel]);
+    assert_eq!(b.stage(StageId::ASpl).unwrap().line, Some(1));
+    assert_eq!(b.stage(StageId::Uboot).unwrap().line, Some(4));
+    assert_eq!(b.mark("spl_banner").map(|m| m.line), Some(1));
+    // No version, no component.
+    assert!(!b.components.contains_key("uboot"));
+    assert!(!b.components.contains_key("uboot_spl"));
+    // No trailing blank, and the TPL's.
+    let log = "U-Boot TPL\nU-Boot SPL\nU-Boot\nStarting kernel ...\n";
+    let boots = parse(log.as_bytes());
+    assert_eq!(boots.len(), 1);
+    assert_eq!(
+        ids(&boots[0]),
+        [StageId::ASpl, StageId::Uboot, StageId::Kernel]
+    );
+    assert_eq!(boots[0].mark("tpl_banner").map(|m| m.line), Some(1));
+    assert_eq!(boots[0].mark("spl_banner").map(|m| m.line), Some(2));
 }
 
 /// A log with lines of 20 KiB, 70 KiB and 1 MiB (a progress bar of `#` that never broke its

@@ -378,6 +378,13 @@ impl State {
         b.components_sig = b.components_sig.wrapping_add(key_sig(key));
     }
 
+    /// [`State::component`] of a banner's version, none for a banner that printed none.
+    pub(super) fn version_component(&mut self, key: &str, version: &str) {
+        if !version.is_empty() {
+            self.component(key, version);
+        }
+    }
+
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
     /// means a reset, so the current boot ends and a new one begins.
     pub(super) fn open(
@@ -434,7 +441,7 @@ impl State {
             U::Banner { phase, version, .. } => match phase {
                 Phase::Tpl => {
                     self.open(StageId::ASpl, n, host, None, "tpl_banner");
-                    self.component("uboot_tpl", version);
+                    self.version_component("uboot_tpl", version);
                 }
                 Phase::Spl => {
                     let stage = if self.cur.seen_tfa {
@@ -463,14 +470,14 @@ impl State {
                         && self.cur.has_component("uboot_spl")
                         && self.first_spl == StageId::R5Spl
                     {
-                        self.component("uboot_spl_a", version);
+                        self.version_component("uboot_spl_a", version);
                     } else {
-                        self.component("uboot_spl", version);
+                        self.version_component("uboot_spl", version);
                     }
                 }
                 Phase::Proper => {
                     self.open(StageId::Uboot, n, host, None, "uboot_banner");
-                    self.component("uboot", version);
+                    self.version_component("uboot", version);
                 }
             },
             U::TryingToBoot(_) => self.mark("trying_to_boot", n, host, None),
@@ -524,6 +531,13 @@ impl State {
             }
             BootstageMode::Records { got, .. } => {
                 if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
+                    let unnamed;
+                    let name = if name.is_empty() {
+                        unnamed = unnamed_record(got.len + 1);
+                        unnamed.as_str()
+                    } else {
+                        name
+                    };
                     got.push(name, &mut self.bin.strings, |name| BootstageRecord {
                         name,
                         mark_us,
@@ -993,6 +1007,13 @@ impl State {
         // A boot that never started hands its warnings on to the next.
         self.cur.reset();
     }
+}
+
+/// The name of a bootstage record printed with an empty name, the `k`-th row of its report:
+/// `(unnamed k)` (its row, counted from 1, stable from boot to boot of the same firmware).
+#[cold]
+pub(super) fn unnamed_record(k: usize) -> String {
+    format!("(unnamed {k})")
 }
 
 /// Writes `line {n}: {msg}`, the form of most warnings and errors, without `format!`.
