@@ -485,6 +485,15 @@ pub enum KernelLine<'a> {
     },
     /// `Kernel panic - not syncing: ...`.
     Panic(&'a str),
+    /// `probe of fe340000.mmc returned 0 after 5120 usecs` (initcall_debug, drivers/base/dd.c).
+    Probe {
+        /// The device's name.
+        device: &'a str,
+        /// Return value (-517: deferred).
+        ret: i64,
+        /// Duration.
+        usecs: u64,
+    },
 }
 
 /// The lines [`line`] may take (see [`crate::gate`]).
@@ -500,6 +509,7 @@ pub const GATE: Gate = Gate {
         "Run ",
         "calling ",
         "initcall ",
+        "probe of ",
     ],
     other: None,
     words: 0,
@@ -868,8 +878,25 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
         }
         b'c' => calling_name(m).map(KernelLine::Calling),
         b'i' => initcall_fast(m),
+        b'p' => probe(m),
         _ => None,
     }
+}
+
+/// `probe of %s returned %d after %lld usecs` (`really_probe_debug`, drivers/base/dd.c).
+fn probe(m: &str) -> Option<KernelLine<'_>> {
+    let r = m.strip_prefix("probe of ")?;
+    let (device, r) = r.split_once(" returned ")?;
+    let (ret, r) = r.split_once(" after ")?;
+    let usecs = r.trim_end().strip_suffix(" usecs")?;
+    if device.is_empty() || device.contains(' ') {
+        return None;
+    }
+    Some(KernelLine::Probe {
+        device,
+        ret: ret.parse().ok()?,
+        usecs: usecs.parse().ok()?,
+    })
 }
 
 /// The nom grammars and plain versions the hand-written readers stand in for: the differential tests' references.
@@ -1437,5 +1464,24 @@ mod tests {
             line("Freeing unused kernel memory: 1024K"),
             Some(KernelLine::FreeingUnused)
         );
+        assert_eq!(
+            line("probe of fe340000.mmc returned 0 after 5120 usecs"),
+            Some(KernelLine::Probe {
+                device: "fe340000.mmc",
+                ret: 0,
+                usecs: 5120
+            })
+        );
+        assert_eq!(
+            line("probe of 2-0050 returned -517 after 41 usecs"),
+            Some(KernelLine::Probe {
+                device: "2-0050",
+                ret: -517,
+                usecs: 41
+            })
+        );
+        assert_eq!(line("probe of x returned 0 after 5 msecs"), None);
+        assert_eq!(line("probe of  returned 0 after 5 usecs"), None);
+        assert_eq!(line("probe of x returned zero after 5 usecs"), None);
     }
 }

@@ -374,3 +374,47 @@ fn lines_after_long_lines_keep_the_file_numbers() {
         assert_eq!(got, whole, "chunks of {chunk}");
     }
 }
+
+/// initcall_debug's driver probe lines: each device's probe time beside the initcalls, and
+/// the deferred ones (`-517`) counted with the time they ran.
+#[test]
+fn driver_probes_with_their_times_and_deferrals() {
+    let log = "\
+[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd083]
+[    0.412345] calling  mmc_blk_init+0x0/0xfc @ 1
+[    0.412901] initcall mmc_blk_init+0x0/0xfc returned 0 after 541 usecs
+[    1.102233] probe of fe340000.mmc returned 0 after 5120 usecs
+[    1.110040] probe of 2-0050 returned -517 after 41 usecs
+[    1.110522] probe of fe9c0000.pcie returned -517 after 388 usecs
+[    1.412211] probe of 2-0050 returned 0 after 1733 usecs
+[    1.796412] Run /sbin/init as init process
+buildroot login: \n";
+    let b = &parse(log.as_bytes())[0];
+    assert_eq!(b.initcalls.len(), 1);
+    let probes: Vec<(&str, i64, u64, Option<f64>)> = b
+        .probes
+        .iter()
+        .map(|p| (p.device.as_str(), p.ret, p.duration_us, p.ts_s))
+        .collect();
+    assert_eq!(
+        probes,
+        [
+            ("fe340000.mmc", 0, 5120, Some(1.102233)),
+            ("2-0050", -517, 41, Some(1.11004)),
+            ("fe9c0000.pcie", -517, 388, Some(1.110522)),
+            ("2-0050", 0, 1733, Some(1.412211)),
+        ]
+    );
+    assert_eq!(b.deferred_probes(), (2, 429));
+    // In the JSON after the initcalls, as serde writes it.
+    let serde = serde_json::to_string(b).unwrap();
+    let mut fast = Vec::new();
+    bootlog_parser::json::write_boot(&mut fast, b);
+    assert_eq!(String::from_utf8(fast).unwrap(), serde);
+    assert!(serde.contains(
+        r#""probes":[{"device":"fe340000.mmc","duration_us":5120,"ret":0,"ts_s":1.102233},"#
+    ));
+    // A boot with no probe line writes no key.
+    let b = &parse(kernel_log("/init").as_bytes())[0];
+    assert!(!serde_json::to_string(b).unwrap().contains("probes"));
+}

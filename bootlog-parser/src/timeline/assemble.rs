@@ -853,6 +853,15 @@ impl State {
             }
             K::RunInit(_) => self.run_init(n, host, ts),
             K::Calling(f) => self.calling(f),
+            K::Probe { device, ret, usecs } => {
+                let device = self.bin.strings.take(device);
+                self.cur.boot.probes.push(DeviceProbe {
+                    device,
+                    duration_us: usecs,
+                    ret,
+                    ts_s: ts,
+                });
+            }
             K::Initcall { name, ret, usecs } => self.initcall(name, ret, usecs, ts),
             K::Panic(why) => {
                 let e = self.cur.errors.next_text(&mut self.bin.strings, 128);

@@ -142,6 +142,7 @@ impl Builder {
             bootstage_accumulated,
             bootstage_reports,
             initcalls,
+            probes,
             kernel,
             systemd,
             login_prompt,
@@ -168,6 +169,7 @@ impl Builder {
         bootstage_accumulated.clear();
         bootstage_reports.clear();
         initcalls.clear();
+        probes.clear();
         // Mostly moved out already by `finish`: dropped only when there (the drop of a
         // `SystemdInfo` is a call, made each boot when unguarded).
         if kernel.is_some() {
@@ -392,6 +394,10 @@ impl Builder {
         boot.bootstage_accumulated =
             hand_out(&mut b.bootstage_accumulated, &mut bin.accumulated, held);
         boot.bootstage_reports = hand_out(&mut b.bootstage_reports, &mut bin.reports, held);
+        // Only initcall_debug logs print probes: taken as they are, with no pool.
+        if !b.probes.is_empty() || !boot.probes.is_empty() {
+            boot.probes = std::mem::take(&mut b.probes);
+        }
         // Moved only when there (`clear_rare` left `None`s): a move of the large
         // `Option<KernelInfo>` and a drop test of the old one, for nothing, in most boots.
         if b.kernel.is_some() {

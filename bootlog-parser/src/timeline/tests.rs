@@ -1140,6 +1140,12 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
                 ret: 0,
                 ts_s: None,
             }],
+            probes: vec![DeviceProbe {
+                device: s("d"),
+                duration_us: 1,
+                ret: -517,
+                ts_s: None,
+            }],
             kernel: Some(KernelInfo::default()),
             systemd: Some(SystemdInfo::default()),
             login_prompt: Some(s("login:")),
