@@ -1151,7 +1151,7 @@ mod tests {
         /// The fused line loop (with AVX2 where the CPU has it, and with the portable block
         /// scan) hands out what the reference `feed_ref` did: the same lines, numbers and
         /// flags (the hints equal to what the chunk's old needle index gave) and the same count
-        /// of cut pieces, however the input is chunked (breaks and partners across block and
+        /// of cut lines, however the input is chunked (breaks and partners across block and
         /// chunk edges, words across block edges, carried and overlong lines included).
         #[test]
         fn fused_feed_is_the_reference(
