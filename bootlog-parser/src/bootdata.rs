@@ -171,7 +171,10 @@ mod tests {
             Some("console=ttyAMA0,115200 printk.time=1")
         );
         assert_eq!(k.version.as_deref(), Some("6.1.0-57-cloud-arm64"));
-        assert!(k.init_ts_s.is_some());
+        // `Run /init as init process` at 1.334278 s, line 272 of the file.
+        assert_eq!(k.init_ts_s, Some(1.334278));
+        let user = b.stage(crate::StageId::Userspace).unwrap();
+        assert_eq!(user.line, Some(272));
         let kernel = b.stage(crate::StageId::Kernel).unwrap();
         assert_eq!(
             kernel.line,

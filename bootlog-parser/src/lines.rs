@@ -8,7 +8,10 @@
 use crate::needles;
 use std::borrow::Cow;
 
-/// Lines longer than this are cut into pieces of this size (with a warning).
+/// Lines longer than this are handed out cut to their first `MAX_LINE` bytes (flagged
+/// [`Flags::cut`]; the timeline warns once): a long line is still one line, numbered as in
+/// the file, and its bytes past this are dropped, so the buffer of a line in progress never
+/// holds more.
 pub const MAX_LINE: usize = 64 * 1024;
 
 /// The bytes whose flagged positions [`LineSplitter::feed_with`] gathers before walking them
@@ -22,7 +25,7 @@ const L1_AHEAD: usize = 1024;
 /// What [`LineSplitter`] knows of a line it hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Flags {
-    /// The piece is part of a line longer than [`MAX_LINE`].
+    /// The line was longer than [`MAX_LINE`]: these are its first `MAX_LINE` bytes.
     pub cut: bool,
     /// The bytes are known to be plain text (only 0x09 and 0x20..=0x7e, see [`is_plain`]),
     /// found while looking for line breaks; `false` means not plain or not known.
@@ -81,9 +84,10 @@ pub struct LineSplitter {
     line_no: u64,
     /// The last byte consumed ended a line; its partner (CR after LF, LF after CR) is swallowed.
     after: Option<u8>,
-    /// How many line pieces were cut because a line exceeded [`MAX_LINE`].
-    pub cut_pieces: u64,
-    /// The line being buffered has already been cut: its last piece is flagged too.
+    /// How many lines were longer than [`MAX_LINE`] (each handed out cut).
+    pub cut_lines: u64,
+    /// The line being buffered is longer than [`MAX_LINE`]: the buffer holds its first
+    /// `MAX_LINE` bytes, and its bytes up to the next break are dropped.
     cutting: bool,
     /// [`Self::feed_with`]'s positions of one window's flagged bytes (reused, so a feed
     /// allocates nothing once it has grown).
@@ -328,33 +332,32 @@ impl LineSplitter {
         self.marks = marks;
         self.line_no = line_no;
         let start = from as usize - range.start as usize;
-        self.buf.extend_from_slice(&chunk[start..]);
-        while self.buf.len() > MAX_LINE {
-            self.line_no += 1;
-            let rest = self.buf.split_off(MAX_LINE);
-            let head = std::mem::replace(&mut self.buf, rest);
-            self.cut_pieces += 1;
+        self.carry_tail(&chunk[start..]);
+    }
+
+    /// Keeps `tail`, the start of a line whose break is in a later chunk: up to [`MAX_LINE`]
+    /// bytes of the line in the buffer, the rest dropped (the line is then `cutting`).
+    fn carry_tail(&mut self, tail: &[u8]) {
+        if self.cutting {
+            return;
+        }
+        // The buffer never holds more than `MAX_LINE` bytes.
+        let room = MAX_LINE - self.buf.len();
+        if tail.len() > room {
+            self.buf.extend_from_slice(&tail[..room]);
             self.cutting = true;
-            out.line(
-                self.line_no,
-                &head,
-                Flags {
-                    cut: true,
-                    plain: false,
-                    hints: needles::ALL,
-                },
-            );
-            // The remainder continues as a new (numbered) line piece.
+        } else {
+            self.buf.extend_from_slice(tail);
         }
     }
 
     /// The line numbered `line_no` ending in this chunk that [`Self::feed_with`] does not
     /// hand out at once: one that continues a buffered or cut line (a carry: the buffer holds
     /// bytes or a cut is under way, which only the chunk's first line finds), one longer than
-    /// [`MAX_LINE`], or one that is not plain. Returns the last line number used (a long
-    /// line's pieces take one each). `hints` are those of `body` (each piece gets them all); a
-    /// line joined to buffered bytes gets [`needles::ALL`]. Its plain flag is [`is_plain`]
-    /// of `body`, what the block pass found (no control byte but tabs in it).
+    /// [`MAX_LINE`], or one that is not plain. Returns the last line number used (one a
+    /// line, however long). `hints` are those of `body`; a line joined to buffered bytes gets
+    /// [`needles::ALL`]. Its plain flag is [`is_plain`] of `body`, what the block pass found
+    /// (no control byte but tabs in it).
     #[cold]
     #[inline(never)]
     fn line_long(&mut self, line_no: u64, body: &[u8], hints: u8, out: &mut impl LineSink) -> u64 {
@@ -369,21 +372,23 @@ impl LineSplitter {
             };
             self.emit(body, flags, out);
         } else {
+            // The buffered start of the line, and of `body` what fits after it (one byte
+            // more than fits tells `emit` the line is too long); a line already `cutting`
+            // drops `body`.
             let cut = std::mem::take(&mut self.cutting);
-            if self.buf.is_empty() {
-                self.emit(body, Flags { cut, plain, hints }, out);
-            } else {
-                self.buf.extend_from_slice(body);
-                let buf = std::mem::take(&mut self.buf);
-                let flags = Flags {
-                    cut,
-                    plain: false,
-                    hints: needles::ALL,
-                };
-                self.emit(&buf, flags, out);
-                self.buf = buf;
-                self.buf.clear();
+            if !cut {
+                let room = (MAX_LINE + 1).saturating_sub(self.buf.len());
+                self.buf.extend_from_slice(&body[..body.len().min(room)]);
             }
+            let buf = std::mem::take(&mut self.buf);
+            let flags = Flags {
+                cut,
+                plain: false,
+                hints: needles::ALL,
+            };
+            self.emit(&buf, flags, out);
+            self.buf = buf;
+            self.buf.clear();
         }
         self.line_no
     }
@@ -409,23 +414,22 @@ impl LineSplitter {
         self.line_no
     }
 
+    /// Hands out the line numbered `self.line_no`: `body`, or its first [`MAX_LINE`] bytes
+    /// (flagged cut) when it is longer. (A part of a plain line is plain.)
     fn emit(&mut self, body: &[u8], flags: Flags, out: &mut impl LineSink) {
         if body.len() <= MAX_LINE {
             if flags.cut {
-                self.cut_pieces += 1;
+                self.cut_lines += 1;
             }
             out.line(self.line_no, body, flags);
             return;
         }
-        let mut pieces = body.chunks(MAX_LINE).peekable();
-        while let Some(p) = pieces.next() {
-            self.cut_pieces += 1;
-            // A piece of a plain line is plain.
-            out.line(self.line_no, p, Flags { cut: true, ..flags });
-            if pieces.peek().is_some() {
-                self.line_no += 1;
-            }
-        }
+        self.cut_lines += 1;
+        out.line(
+            self.line_no,
+            &body[..MAX_LINE],
+            Flags { cut: true, ..flags },
+        );
     }
 }
 
@@ -941,23 +945,20 @@ mod tests {
                 s.emit(body, flags, out);
             } else {
                 carry = false;
+                // A line already cut keeps its buffered start alone.
                 let cut = std::mem::take(&mut s.cutting);
-                if s.buf.is_empty() {
-                    let plain = breaks.plain(start, pos);
-                    let hints = ix.hints(body);
-                    s.emit(body, Flags { cut, plain, hints }, out);
-                } else {
+                if !cut {
                     s.buf.extend_from_slice(body);
-                    let buf = std::mem::take(&mut s.buf);
-                    let flags = Flags {
-                        cut,
-                        plain: false,
-                        hints: needles::ALL,
-                    };
-                    s.emit(&buf, flags, out);
-                    s.buf = buf;
-                    s.buf.clear();
                 }
+                let buf = std::mem::take(&mut s.buf);
+                let flags = Flags {
+                    cut,
+                    plain: false,
+                    hints: needles::ALL,
+                };
+                s.emit(&buf, flags, out);
+                s.buf = buf;
+                s.buf.clear();
             }
             let mut next = pos + 1;
             match chunk.get(next) {
@@ -967,22 +968,12 @@ mod tests {
             }
             start = next;
         }
-        s.buf.extend_from_slice(&chunk[start.min(chunk.len())..]);
-        while s.buf.len() > MAX_LINE {
-            s.line_no += 1;
-            let rest = s.buf.split_off(MAX_LINE);
-            let head = std::mem::replace(&mut s.buf, rest);
-            s.cut_pieces += 1;
-            s.cutting = true;
-            out(
-                s.line_no,
-                &head,
-                Flags {
-                    cut: true,
-                    plain: false,
-                    hints: needles::ALL,
-                },
-            );
+        if !s.cutting {
+            s.buf.extend_from_slice(&chunk[start.min(chunk.len())..]);
+            if s.buf.len() > MAX_LINE {
+                s.buf.truncate(MAX_LINE);
+                s.cutting = true;
+            }
         }
     }
 
@@ -1160,7 +1151,7 @@ mod tests {
         /// The fused line loop (with AVX2 where the CPU has it, and with the portable block
         /// scan) hands out what the reference `feed_ref` did: the same lines, numbers and
         /// flags (the hints equal to what the chunk's old needle index gave) and the same count
-        /// of cut pieces, however the input is chunked (breaks and partners across block and
+        /// of cut lines, however the input is chunked (breaks and partners across block and
         /// chunk edges, words across block edges, carried and overlong lines included).
         #[test]
         fn fused_feed_is_the_reference(
@@ -1192,7 +1183,7 @@ mod tests {
                     feed(&mut s, &bytes[w[0]..w[1]], &mut out);
                 }
                 s.finish(&mut out);
-                (got, s.cut_pieces, s.lines())
+                (got, s.cut_lines, s.lines())
             };
             let want = run(|s, c, out| feed_ref(s, c, &mut |n, b, f| out(n, b, f)));
             let fast = run(|s, c, out| s.feed(c, &mut |n, b, f| out(n, b, f)));
@@ -1349,23 +1340,39 @@ mod tests {
         assert_eq!(split(&[b"\n\nx\n"]).last().unwrap(), &(3, "x".to_string()));
     }
 
+    /// A line longer than [`MAX_LINE`] is one line, handed out cut to its first `MAX_LINE`
+    /// bytes, however it is chunked: the lines after it keep the file's numbers.
     #[test]
-    fn long_lines_are_cut_not_lost() {
-        let long = vec![b'x'; MAX_LINE * 2 + 10];
+    fn long_lines_are_one_line_cut() {
+        for len in [MAX_LINE, MAX_LINE + 1, MAX_LINE * 2 + 10, 1 << 20] {
+            let mut bytes = b"first\n".to_vec();
+            bytes.extend(std::iter::repeat(b'x').take(len));
+            bytes.extend_from_slice(b"\nnext\n");
+            for chunk in [7, 1000, FLAT_WINDOW + 3, MAX_LINE, bytes.len()] {
+                let mut s = LineSplitter::new();
+                let mut got = Vec::new();
+                let mut out = |n, b: &[u8], f: Flags| got.push((n, b.len(), f.cut));
+                for c in bytes.chunks(chunk) {
+                    s.feed(c, &mut out);
+                }
+                s.finish(&mut out);
+                let cut = len > MAX_LINE;
+                assert_eq!(
+                    got,
+                    [(1, 5, false), (2, len.min(MAX_LINE), cut), (3, 4, false)],
+                    "{len} {chunk}"
+                );
+                assert_eq!(s.cut_lines, u64::from(cut));
+                assert_eq!(s.lines(), 3);
+            }
+        }
+        // One with no break after it: flushed by `finish`, still cut.
         let mut s = LineSplitter::new();
-        let mut total = 0;
-        let mut n = 0;
-        s.feed(&long, &mut |_, b, _| {
-            total += b.len();
-            n += 1
-        });
-        s.feed(b"\nnext\n", &mut |_, b, _| {
-            total += b.len();
-            n += 1
-        });
-        assert_eq!(total, MAX_LINE * 2 + 10 + 4);
-        assert_eq!(n, 4);
-        assert_eq!(s.cut_pieces, 3);
+        let mut got = Vec::new();
+        let mut out = |n, b: &[u8], f: Flags| got.push((n, b.len(), f.cut));
+        s.feed(&vec![b'y'; MAX_LINE + 5], &mut out);
+        s.finish(&mut out);
+        assert_eq!(got, [(1, MAX_LINE, true)]);
     }
 
     #[test]

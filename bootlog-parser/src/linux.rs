@@ -469,7 +469,8 @@ pub enum KernelLine<'a> {
     Machine(&'a str),
     /// `Freeing unused kernel memory` / `image`: init is about to run.
     FreeingUnused,
-    /// `Run /init as init process` (or `/sbin/init`): userspace begins.
+    /// `Run /init as init process`, any path (`/sbin/init`, `/bin/sh`, an `init=`): user
+    /// space begins.
     RunInit(&'a str),
     /// `calling  foo+0x0/0x90 @ 1`.
     Calling(&'a str),
@@ -484,6 +485,15 @@ pub enum KernelLine<'a> {
     },
     /// `Kernel panic - not syncing: ...`.
     Panic(&'a str),
+    /// `probe of fe340000.mmc returned 0 after 5120 usecs` (initcall_debug, drivers/base/dd.c).
+    Probe {
+        /// The device's name.
+        device: &'a str,
+        /// Return value (-517: deferred).
+        ret: i64,
+        /// Duration.
+        usecs: u64,
+    },
 }
 
 /// The lines [`line`] may take (see [`crate::gate`]).
@@ -499,6 +509,7 @@ pub const GATE: Gate = Gate {
         "Run ",
         "calling ",
         "initcall ",
+        "probe of ",
     ],
     other: None,
     words: 0,
@@ -860,15 +871,32 @@ fn line_full(m: &str) -> Option<KernelLine<'_>> {
             .map(|r| KernelLine::Machine(r.trim_end())),
         b'F' if m.starts_with("Freeing unused kernel") => Some(KernelLine::FreeingUnused),
         b'R' => {
+            // `Run %s as init process` (init/main.c): any path, blanks in it too.
             let r = m.strip_prefix("Run ")?;
-            let (path, tail) = r.split_once(' ')?;
-            tail.starts_with("as init process")
-                .then_some(KernelLine::RunInit(path))
+            let path = &r[..r.find(" as init process")?];
+            (!path.is_empty()).then_some(KernelLine::RunInit(path))
         }
         b'c' => calling_name(m).map(KernelLine::Calling),
         b'i' => initcall_fast(m),
+        b'p' => probe(m),
         _ => None,
     }
+}
+
+/// `probe of %s returned %d after %lld usecs` (`really_probe_debug`, drivers/base/dd.c).
+fn probe(m: &str) -> Option<KernelLine<'_>> {
+    let r = m.strip_prefix("probe of ")?;
+    let (device, r) = r.split_once(" returned ")?;
+    let (ret, r) = r.split_once(" after ")?;
+    let usecs = r.trim_end().strip_suffix(" usecs")?;
+    if device.is_empty() || device.contains(' ') {
+        return None;
+    }
+    Some(KernelLine::Probe {
+        device,
+        ret: ret.parse().ok()?,
+        usecs: usecs.parse().ok()?,
+    })
 }
 
 /// The nom grammars and plain versions the hand-written readers stand in for: the differential tests' references.
@@ -1393,10 +1421,21 @@ mod tests {
             line("Run /init as init process"),
             Some(KernelLine::RunInit("/init"))
         );
-        assert_eq!(
-            line("Run /sbin/init as init process"),
-            Some(KernelLine::RunInit("/sbin/init"))
-        );
+        for path in [
+            "/sbin/init",
+            "/etc/init",
+            "/bin/init",
+            "/bin/sh",
+            "/usr/lib/my init",
+        ] {
+            assert_eq!(
+                line(&format!("Run {path} as init process")),
+                Some(KernelLine::RunInit(path))
+            );
+        }
+        assert_eq!(line("Run  as init process"), None);
+        assert_eq!(line("Run /init"), None);
+        assert_eq!(line("Running /init"), None);
         assert_eq!(
             line("calling  proto_init+0x0/0x10 @ 1"),
             Some(KernelLine::Calling("proto_init"))
@@ -1425,5 +1464,24 @@ mod tests {
             line("Freeing unused kernel memory: 1024K"),
             Some(KernelLine::FreeingUnused)
         );
+        assert_eq!(
+            line("probe of fe340000.mmc returned 0 after 5120 usecs"),
+            Some(KernelLine::Probe {
+                device: "fe340000.mmc",
+                ret: 0,
+                usecs: 5120
+            })
+        );
+        assert_eq!(
+            line("probe of 2-0050 returned -517 after 41 usecs"),
+            Some(KernelLine::Probe {
+                device: "2-0050",
+                ret: -517,
+                usecs: 41
+            })
+        );
+        assert_eq!(line("probe of x returned 0 after 5 msecs"), None);
+        assert_eq!(line("probe of  returned 0 after 5 usecs"), None);
+        assert_eq!(line("probe of x returned zero after 5 usecs"), None);
     }
 }

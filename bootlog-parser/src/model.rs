@@ -172,6 +172,27 @@ pub struct Initcall {
     pub ts_s: Option<f64>,
 }
 
+/// One driver probe of a device, as `initcall_debug` prints it: `probe of DEV returned R
+/// after N usecs`. A device whose probe is deferred (`-517`, `-EPROBE_DEFER`) is probed again
+/// later: each attempt is one entry, and the deferred ones' durations are the time deferral
+/// cost ([`Boot::deferred_probes`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceProbe {
+    /// The device's name (`fe340000.mmc`, `1-1:1.0`).
+    pub device: String,
+    /// How long the probe ran.
+    pub duration_us: u64,
+    /// Its return value: 0 bound, -517 deferred, -19 or -6 no such device, ...
+    #[serde(default)]
+    pub ret: i64,
+    /// printk timestamp of the line, if printed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ts_s: Option<f64>,
+}
+
+/// `-EPROBE_DEFER`: a probe that asks to be tried again later.
+pub const EPROBE_DEFER: i64 = -517;
+
 /// Kernel facts (target clock: printk timestamps).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct KernelInfo {
@@ -181,7 +202,8 @@ pub struct KernelInfo {
     /// First printk timestamp seen.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub first_ts_s: Option<f64>,
-    /// printk timestamp of `Run /init` (or `Freeing unused kernel memory` when that is absent).
+    /// printk timestamp of the first `Run <path> as init process` (or of `Freeing unused
+    /// kernel memory` when no such line follows it).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub init_ts_s: Option<f64>,
     /// Last printk timestamp seen before the boot ended.
@@ -320,6 +342,9 @@ pub struct Boot {
     /// Kernel initcalls (`initcall_debug`).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub initcalls: Vec<Initcall>,
+    /// Driver probes of devices (`initcall_debug`), in the order printed.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub probes: Vec<DeviceProbe>,
     /// Kernel facts.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub kernel: Option<KernelInfo>,
@@ -356,5 +381,14 @@ impl Boot {
     /// The first mark of this kind.
     pub fn mark(&self, kind: &str) -> Option<&Mark> {
         self.marks.iter().find(|m| m.kind == kind)
+    }
+
+    /// The deferred probes of this boot (`ret` [`EPROBE_DEFER`]): how many, and the µs they
+    /// ran in all.
+    pub fn deferred_probes(&self) -> (usize, u64) {
+        self.probes
+            .iter()
+            .filter(|p| p.ret == EPROBE_DEFER)
+            .fold((0, 0), |(n, us), p| (n + 1, us + p.duration_us))
     }
 }

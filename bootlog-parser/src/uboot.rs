@@ -18,11 +18,13 @@ pub enum Phase {
 /// A U-Boot line the timeline cares about.
 #[derive(Debug, Clone, PartialEq)]
 pub enum UbootLine<'a> {
-    /// `U-Boot SPL 2021.01-gb248392d (Jan 04 2023 - 19:38:45 +0000)`.
+    /// `U-Boot SPL 2021.01-gb248392d (Jan 04 2023 - 19:38:45 +0000)`; also a whole line of
+    /// `U-Boot SPL`, `U-Boot TPL`, `U-Boot VPL` or `U-Boot` with no version (blanks after it
+    /// allowed, or a build date in parentheses alone).
     Banner {
         /// TPL, SPL or proper.
         phase: Phase,
-        /// `2021.01-gb248392d`.
+        /// `2021.01-gb248392d`; empty for a banner with no version.
         version: &'a str,
         /// The build date in parentheses, if printed.
         build: Option<&'a str>,
@@ -46,6 +48,8 @@ pub enum UbootLine<'a> {
 }
 
 const BANNER: &str = "U-Boot ";
+/// What every banner starts with, the version-less `U-Boot` alone on its line too.
+const BANNER_WORD: &str = "U-Boot";
 const TRYING: &str = "Trying to boot from ";
 const TIMER_SUMMARY: &str = "Timer summary in microseconds (";
 const SPL_FAILED: &str = "SPL: failed to boot";
@@ -58,7 +62,7 @@ const STARTING_ATF: &str = "Starting ATF";
 /// The lines [`line`] may take (see [`crate::gate`]): its prefixes, and `autoboot` anywhere.
 pub const GATE: Gate = Gate {
     prefixes: &[
-        BANNER,
+        BANNER_WORD,
         TRYING,
         TIMER_SUMMARY,
         SPL_FAILED,
@@ -72,9 +76,43 @@ pub const GATE: Gate = Gate {
     words: needles::AUTOBOOT,
 };
 
-/// `U-Boot [SPL |TPL |VPL ]<version>[ (<build>)]` by hand, as the nom `reference::banner`
-/// reads it (a proptest holds them equal): every boot prints one or more.
+/// `U-Boot [SPL |TPL |VPL ]<version>[ (<build>)]` by hand, or a banner with no version
+/// ([`bare_banner`]), as the nom `reference::banner` reads them (a proptest holds them
+/// equal): every boot prints one or more.
 fn banner_fast(t: &str) -> Option<UbootLine<'_>> {
+    versioned_banner(t).or_else(|| bare_banner(t))
+}
+
+/// A banner with no version, the whole line: `U-Boot`, then ` SPL`, ` TPL` or ` VPL` or
+/// nothing, then blanks (spaces, tabs) or nothing, or blanks and a build date in
+/// parentheses that ends the line. Lines that merely start with `U-Boot` (a `U-Boot> `
+/// prompt, `U-Boot SPL board init`) are none.
+fn bare_banner(t: &str) -> Option<UbootLine<'_>> {
+    let r = t.strip_prefix(BANNER_WORD)?;
+    let r = r.trim_end_matches([' ', '\t']);
+    let (phase, r) = match r.as_bytes().get(..4) {
+        Some(b" SPL") => (Phase::Spl, &r[4..]),
+        Some(b" TPL" | b" VPL") => (Phase::Tpl, &r[4..]),
+        _ => (Phase::Proper, r),
+    };
+    let rest = r.trim_start_matches([' ', '\t']);
+    let build = if rest.is_empty() {
+        None
+    } else if rest.len() < r.len() && rest.starts_with('(') && rest.ends_with(')') {
+        let inner = &rest[1..];
+        Some(&inner[..ascii::find_byte(inner.as_bytes(), b')')?])
+    } else {
+        return None;
+    };
+    Some(UbootLine::Banner {
+        phase,
+        version: "",
+        build,
+    })
+}
+
+/// The banner with a version (see [`banner_fast`]).
+fn versioned_banner(t: &str) -> Option<UbootLine<'_>> {
     let r = t.strip_prefix(BANNER)?;
     let (phase, r) = match r.as_bytes().get(..4) {
         Some(b"SPL ") => (Phase::Spl, &r[4..]),
@@ -231,10 +269,11 @@ fn grouped_fast(b: &[u8]) -> Option<(u64, usize)> {
 }
 
 /// `space0 grouped` and `space1` after it on `b` from `i`, by hand: the number and where the
-/// blanks after it end. One pass folding the digits as they come (wrapping); a number of
-/// over 19 digits, which may not fit, is read again by the checked [`grouped_fast`].
+/// blanks after it end (with `or_end`, the end of `b` may stand for the blanks). One pass
+/// folding the digits as they come (wrapping); a number of over 19 digits, which may not
+/// fit, is read again by the checked [`grouped_fast`].
 #[inline(always)]
-fn grouped_blanks_at(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+fn grouped_blanks_at(b: &[u8], mut i: usize, or_end: bool) -> Option<(u64, usize)> {
     while matches!(b.get(i), Some(b' ' | b'\t')) {
         i += 1;
     }
@@ -263,31 +302,33 @@ fn grouped_blanks_at(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
     while matches!(b.get(j), Some(b' ' | b'\t')) {
         j += 1;
     }
-    (j > e).then_some((v, j))
+    (j > e || (or_end && j == b.len())).then_some((v, j))
 }
 
 /// A report row: `  2,348,898  1,765,608  board_init_r` -> (mark, elapsed, name). Names may
-/// hold blanks (`end SPL`). By hand (every row of a report), as `reference::record_row_nom` says.
-/// `always`: inlined into the timeline's report reader, a row pays for no call of its own.
+/// hold blanks (`end SPL`), and may be empty (a record marked with an empty name prints its
+/// two numbers alone): the name is then `""`. By hand (every row of a report), as
+/// `reference::record_row_nom` says. `always`: inlined into the timeline's report reader, a
+/// row pays for no call of its own.
 #[inline(always)]
 pub fn record_row(t: &str) -> Option<(u64, u64, &str)> {
     let b = t.as_bytes();
-    let (mark, i) = grouped_blanks_at(b, 0)?;
+    let (mark, i) = grouped_blanks_at(b, 0, false)?;
     // The second number follows the blanks directly (`space0` of the helper finds none).
     if !b.get(i).is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let (elapsed, j) = grouped_blanks_at(b, i)?;
-    // `j` follows an ASCII blank: a char boundary.
+    let (elapsed, j) = grouped_blanks_at(b, i, true)?;
+    // `j` follows an ASCII blank or ends the text: a char boundary.
     let name = ascii::trim_ws_graphic_ends(&t[j..]);
-    (!name.is_empty()).then_some((mark, elapsed, name))
+    Some((mark, elapsed, name))
 }
 
 /// An accumulated row: `   41,696  dm_r` -> (µs, name). By hand, as `reference::accumulated_row_nom`.
 /// `always`, as [`record_row`] is: no call of its own a row.
 #[inline(always)]
 pub fn accumulated_row(t: &str) -> Option<(u64, &str)> {
-    let (us, j) = grouped_blanks_at(t.as_bytes(), 0)?;
+    let (us, j) = grouped_blanks_at(t.as_bytes(), 0, false)?;
     // `j` follows an ASCII blank: a char boundary.
     let name = ascii::trim_ws_graphic_ends(&t[j..]);
     (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some((us, name))
@@ -312,8 +353,40 @@ mod reference {
         recognize(pair(digit1, take_till1(|c: char| c.is_whitespace())))(i)
     }
 
-    /// The nom banner grammar, the test reference of [`banner_fast`].
+    /// The nom banner grammar, the test reference of [`banner_fast`]: a versioned banner,
+    /// else a version-less one.
     pub(super) fn banner(i: &str) -> IResult<&str, UbootLine<'_>> {
+        versioned(i).or_else(|e| bare(i).map(|l| ("", l)).ok_or(e))
+    }
+
+    /// The plain reading of a version-less banner line, the reference of [`bare_banner`].
+    fn bare(i: &str) -> Option<UbootLine<'_>> {
+        let t = i.trim_end_matches([' ', '\t']);
+        let r = t.strip_prefix("U-Boot")?;
+        let (phase, r) = [
+            (" SPL", Phase::Spl),
+            (" TPL", Phase::Tpl),
+            (" VPL", Phase::Tpl),
+        ]
+        .iter()
+        .find_map(|(p, ph)| r.strip_prefix(p).map(|r| (*ph, r)))
+        .unwrap_or((Phase::Proper, r));
+        let rest = r.trim_start_matches([' ', '\t']);
+        let build = if rest.is_empty() {
+            None
+        } else if rest != r && rest.starts_with('(') && rest.ends_with(')') {
+            Some(rest[1..].split(')').next()?)
+        } else {
+            return None;
+        };
+        Some(UbootLine::Banner {
+            phase,
+            version: "",
+            build,
+        })
+    }
+
+    fn versioned(i: &str) -> IResult<&str, UbootLine<'_>> {
         let (i, _) = tag("U-Boot ")(i)?;
         let (i, phase) = opt(alt((
             map(tag("SPL "), |_| Phase::Spl),
@@ -354,11 +427,10 @@ mod reference {
 
     /// The nom grammar [`record_row`] stands in for.
     pub(super) fn record_row_nom(t: &str) -> Option<(u64, u64, &str)> {
-        use nom::{character::complete::space1, sequence::tuple};
+        use nom::{character::complete::space1, combinator::eof, sequence::tuple};
         let (rest, (_, mark, _, elapsed, _)) =
-            tuple((space0, grouped, space1, grouped, space1))(t).ok()?;
-        let name = rest.trim();
-        (!name.is_empty()).then_some((mark, elapsed, name))
+            tuple((space0, grouped, space1, grouped, alt((space1, eof))))(t).ok()?;
+        Some((mark, elapsed, rest.trim()))
     }
 
     /// The nom grammar [`accumulated_row`] stands in for.
@@ -443,6 +515,20 @@ mod tests {
             let slow = banner(&t).ok().map(|(_, l)| l);
             proptest::prop_assert_eq!(banner_fast(&t), slow, "{:?}", t);
         }
+
+        /// The same, for lines that start `U-Boot` with no blank after it or a phase alone:
+        /// the version-less banners and the lines that are none.
+        #[test]
+        fn fast_bare_banner_is_the_nom_grammar(
+            head in proptest::sample::select(vec!["U-Boot", "U-Boot ", "U-Boot SPL", "U-Boot TPL ", "U-Boot VPL", "U-Boot>"]),
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                " ", "  ", "\t", "(", ")", "Jan 1 2023", "\u{a0}", "x", ">", "SPL", "2023.04",
+            ]), 0..5),
+        ) {
+            let t = format!("{head}{}", parts.concat());
+            let slow = banner(&t).ok().map(|(_, l)| l);
+            proptest::prop_assert_eq!(banner_fast(&t), slow, "{:?}", t);
+        }
     }
 
     #[test]
@@ -472,6 +558,48 @@ mod tests {
         ));
         assert_eq!(line("U-Boot> bootstage report"), None);
         assert_eq!(line("U-Boot SPL board init"), None);
+    }
+
+    #[test]
+    fn banners_with_no_version() {
+        for (l, phase) in [
+            ("U-Boot SPL ", Phase::Spl),
+            ("U-Boot SPL", Phase::Spl),
+            ("U-Boot TPL \t", Phase::Tpl),
+            ("U-Boot VPL", Phase::Tpl),
+            ("U-Boot ", Phase::Proper),
+            ("U-Boot", Phase::Proper),
+        ] {
+            assert_eq!(
+                line(l),
+                Some(UbootLine::Banner {
+                    phase,
+                    version: "",
+                    build: None
+                }),
+                "{l:?}"
+            );
+        }
+        assert_eq!(
+            line("U-Boot SPL  (Jan 04 2023 - 19:38:45 +0000)"),
+            Some(UbootLine::Banner {
+                phase: Phase::Spl,
+                version: "",
+                build: Some("Jan 04 2023 - 19:38:45 +0000")
+            })
+        );
+        for l in [
+            "U-Boot> ",
+            "U-Boot>",
+            "U-Boot SPL board init",
+            "U-Boot SPLx",
+            "U-Boot(x)",
+            "U-Boot (x) y",
+            "U-Boot is starting",
+            "U-Boot-SPL",
+        ] {
+            assert_eq!(line(l), None, "{l:?}");
+        }
     }
 
     #[test]
@@ -528,6 +656,17 @@ mod tests {
             Some((837867, 642254, "end SPL"))
         );
         assert_eq!(record_row("12 x"), None);
+        // A record with an empty name: its numbers alone, blanks after them or not.
+        assert_eq!(
+            record_row("  1,029,110    227,403"),
+            Some((1029110, 227403, ""))
+        );
+        assert_eq!(
+            record_row("  1,029,110    227,403  \t"),
+            Some((1029110, 227403, ""))
+        );
+        assert_eq!(record_row("1,029,110"), None);
+        assert_eq!(record_row("1 2x"), None);
         assert_eq!(accumulated_row("    41,696  dm_r"), Some((41696, "dm_r")));
         assert_eq!(record_row("99999999999999999999999 1 x"), None);
     }

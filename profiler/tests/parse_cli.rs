@@ -187,6 +187,44 @@ fn mapped_and_read_files_parse_the_same() {
     assert!(mapped == read, "mapped and read outputs differ");
 }
 
+/// Lines longer than the parser keeps (70 KiB, and 1.5 MiB across the 1 MiB windows a mapped
+/// file is read by) each count as one line: the stages after them point at the file's lines,
+/// mapped or read.
+#[test]
+fn stages_after_long_lines_keep_the_file_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("long.log");
+    let mut log = Vec::new();
+    log.extend_from_slice(b"U-Boot 2023.04 (Apr 04 2023 - 12:00:00 +0000)\n");
+    log.extend(std::iter::repeat(b'#').take(70 * 1024));
+    log.extend_from_slice(b"\nLoading Environment from MMC... OK\n");
+    log.extend(std::iter::repeat(b'#').take(3 << 19));
+    log.extend_from_slice(b"\nStarting kernel ...\n");
+    log.extend_from_slice(b"[    0.000000] Booting Linux on physical CPU 0x0\n");
+    log.extend_from_slice(b"[    1.796412] Run /sbin/init as init process\n");
+    log.extend_from_slice(b"buildroot login: \n");
+    std::fs::write(&f, &log).unwrap();
+    for no_mmap in ["0", "1"] {
+        let out = bin()
+            .args(["parse", "--format", "json"])
+            .arg(&f)
+            .env("PERFGUIDE_NO_MMAP", no_mmap)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let b = &v["boots"][0];
+        let lines: Vec<u64> = b["stages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["line"].as_u64().unwrap())
+            .collect();
+        assert_eq!(lines, [1, 5, 7], "PERFGUIDE_NO_MMAP={no_mmap}");
+        assert_eq!(b["lines"], serde_json::json!([1, 8]));
+    }
+}
+
 /// Input with no boot in it (here a real benchmark log) says so on stderr, in both formats,
 /// and exits 1; the output is still written.
 #[test]

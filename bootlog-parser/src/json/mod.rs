@@ -709,6 +709,18 @@ impl W<'_> {
                 );
             });
         }
+        if !b.probes.is_empty() {
+            list!(self, key_list!("probes"), &b.probes, |w, p| {
+                fields!(w;
+                    lit(b"{\"device\":"),
+                    str(&p.device),
+                    key_u64(key!("duration_us"), p.duration_us),
+                    key_i64(key!("ret"), p.ret),
+                    opt_f64(key!("ts_s"), p.ts_s),
+                    lit(b"},"),
+                );
+            });
+        }
         if let Some(k) = &b.kernel {
             self.lit(b",\"kernel\":");
             let at = self.open_obj();

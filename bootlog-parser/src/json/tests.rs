@@ -482,6 +482,18 @@ fn every_field_set_gives_serde_bytes() {
         ret: -19,
         ts_s: Some(f64::INFINITY),
     });
+    b.probes.push(DeviceProbe {
+        device: nasty.clone(),
+        duration_us: 41,
+        ret: -517,
+        ts_s: Some(1.5),
+    });
+    b.probes.push(DeviceProbe {
+        device: "fe340000.mmc".into(),
+        duration_us: u64::MAX,
+        ret: 0,
+        ts_s: None,
+    });
     // Returns on both sides of the one-digit shortcut.
     for ret in [0, 9, 10, -1, i64::MIN, i64::MAX] {
         b.initcalls.push(Initcall {

@@ -378,6 +378,13 @@ impl State {
         b.components_sig = b.components_sig.wrapping_add(key_sig(key));
     }
 
+    /// [`State::component`] of a banner's version, none for a banner that printed none.
+    pub(super) fn version_component(&mut self, key: &str, version: &str) {
+        if !version.is_empty() {
+            self.component(key, version);
+        }
+    }
+
     /// Opens a stage; a stage earlier than the running one (or any after the ready marker)
     /// means a reset, so the current boot ends and a new one begins.
     pub(super) fn open(
@@ -415,6 +422,7 @@ impl State {
             self.cur.fw_at_kernel = self.cur.fw_s;
         }
         self.cur.started = true;
+        self.cur.userspace_at_freeing = false;
         if self.cur.lines.0 == 0 {
             self.cur.lines.0 = n;
         }
@@ -433,7 +441,7 @@ impl State {
             U::Banner { phase, version, .. } => match phase {
                 Phase::Tpl => {
                     self.open(StageId::ASpl, n, host, None, "tpl_banner");
-                    self.component("uboot_tpl", version);
+                    self.version_component("uboot_tpl", version);
                 }
                 Phase::Spl => {
                     let stage = if self.cur.seen_tfa {
@@ -462,14 +470,14 @@ impl State {
                         && self.cur.has_component("uboot_spl")
                         && self.first_spl == StageId::R5Spl
                     {
-                        self.component("uboot_spl_a", version);
+                        self.version_component("uboot_spl_a", version);
                     } else {
-                        self.component("uboot_spl", version);
+                        self.version_component("uboot_spl", version);
                     }
                 }
                 Phase::Proper => {
                     self.open(StageId::Uboot, n, host, None, "uboot_banner");
-                    self.component("uboot", version);
+                    self.version_component("uboot", version);
                 }
             },
             U::TryingToBoot(_) => self.mark("trying_to_boot", n, host, None),
@@ -523,6 +531,13 @@ impl State {
             }
             BootstageMode::Records { got, .. } => {
                 if let Some((mark_us, elapsed_us, name)) = uboot::record_row(t) {
+                    let unnamed;
+                    let name = if name.is_empty() {
+                        unnamed = unnamed_record(got.len + 1);
+                        unnamed.as_str()
+                    } else {
+                        name
+                    };
                     got.push(name, &mut self.bin.strings, |name| BootstageRecord {
                         name,
                         mark_us,
@@ -824,27 +839,29 @@ impl State {
                     .get_or_insert_with(KernelInfo::default)
                     .machine = Some(self.bin.strings.take(m))
             }
-            K::FreeingUnused | K::RunInit(_) => {
+            K::FreeingUnused => {
+                // The last kernel line before init on every kernel: user space opens here
+                // unless a `Run ... as init process` line follows, which then moves its start.
                 if self.current() == Some(StageId::Kernel) {
                     let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
                     if k.init_ts_s.is_none() {
                         k.init_ts_s = ts;
                     }
-                    let kind = if matches!(l, K::RunInit(_)) {
-                        "run_init"
-                    } else {
-                        "freeing_unused"
-                    };
-                    self.open(StageId::Userspace, n, host, ts, kind);
-                } else if matches!(l, K::RunInit(_)) {
-                    self.mark("run_init", n, host, ts);
-                    let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
-                    if k.init_ts_s.is_none() {
-                        k.init_ts_s = ts;
-                    }
+                    self.open(StageId::Userspace, n, host, ts, "freeing_unused");
+                    self.cur.userspace_at_freeing = true;
                 }
             }
+            K::RunInit(_) => self.run_init(n, host, ts),
             K::Calling(f) => self.calling(f),
+            K::Probe { device, ret, usecs } => {
+                let device = self.bin.strings.take(device);
+                self.cur.boot.probes.push(DeviceProbe {
+                    device,
+                    duration_us: usecs,
+                    ret,
+                    ts_s: ts,
+                });
+            }
             K::Initcall { name, ret, usecs } => self.initcall(name, ret, usecs, ts),
             K::Panic(why) => {
                 let e = self.cur.errors.next_text(&mut self.bin.strings, 128);
@@ -852,6 +869,39 @@ impl State {
                 self.mark("panic", n, host, ts);
             }
         }
+    }
+
+    /// `Run <path> as init process`, whatever the path (`/init`, `/sbin/init`, `/bin/sh`, an
+    /// `init=`): the kernel hands over to user space here. It opens user space when the
+    /// kernel runs; when `Freeing unused kernel memory` opened it just before (no stage since),
+    /// its start moves to this line: its line, host time and the console bytes before it go
+    /// to the kernel, and `init_ts_s` is this line's stamp. Any later one (an earlier path
+    /// failed to execute) is a mark.
+    pub(super) fn run_init(&mut self, n: u64, host: Option<f64>, ts: Option<f64>) {
+        if self.current() == Some(StageId::Kernel) {
+            let k = self.cur.boot.kernel.get_or_insert_with(KernelInfo::default);
+            k.init_ts_s = ts.or(k.init_ts_s);
+            self.open(StageId::Userspace, n, host, ts, "run_init");
+            return;
+        }
+        let b = &mut self.cur;
+        if std::mem::take(&mut b.userspace_at_freeing) && b.stages.len() >= 2 {
+            b.flush_bytes();
+            let k = b.stages.len() - 1;
+            let before = std::mem::take(&mut b.stages[k].bytes);
+            b.stages[k - 1].bytes += before;
+            let us = &mut b.stages[k];
+            us.line = n;
+            us.host = host;
+            let k = b.boot.kernel.get_or_insert_with(KernelInfo::default);
+            k.init_ts_s = ts.or(k.init_ts_s);
+        } else {
+            let k = b.boot.kernel.get_or_insert_with(KernelInfo::default);
+            if k.init_ts_s.is_none() {
+                k.init_ts_s = ts;
+            }
+        }
+        self.mark("run_init", n, host, ts);
     }
 
     /// A `calling` line's function (initcall_debug): the initcall now running.
@@ -966,6 +1016,13 @@ impl State {
         // A boot that never started hands its warnings on to the next.
         self.cur.reset();
     }
+}
+
+/// The name of a bootstage record printed with an empty name, the `k`-th row of its report:
+/// `(unnamed k)` (its row, counted from 1, stable from boot to boot of the same firmware).
+#[cold]
+pub(super) fn unnamed_record(k: usize) -> String {
+    format!("(unnamed {k})")
 }
 
 /// Writes `line {n}: {msg}`, the form of most warnings and errors, without `format!`.

@@ -41,6 +41,10 @@ pub(super) struct Builder {
     pub(super) fw_s: Option<f64>,
     /// The firmware stamp when the kernel stage opened: the firmware's share of the boot.
     pub(super) fw_at_kernel: Option<f64>,
+    /// User space was opened by `Freeing unused kernel memory` and no stage opened since: the
+    /// `Run <path> as init process` line that follows moves its start there (see
+    /// `State::kernel`).
+    pub(super) userspace_at_freeing: bool,
     pub(super) lines: (u64, u64),
     /// Console bytes of the lines touched since the last stage opened, not yet added to its
     /// `bytes`: one add a line instead of a look-up of the last stage
@@ -111,6 +115,7 @@ impl Builder {
             seen_tfa,
             fw_s,
             fw_at_kernel,
+            userspace_at_freeing,
             lines,
             tail_bytes,
             sd_blame,
@@ -137,6 +142,7 @@ impl Builder {
             bootstage_accumulated,
             bootstage_reports,
             initcalls,
+            probes,
             kernel,
             systemd,
             login_prompt,
@@ -164,6 +170,7 @@ impl Builder {
         bootstage_accumulated.clear();
         bootstage_reports.clear();
         initcalls.clear();
+        probes.clear();
         // Mostly moved out already by `finish`: dropped only when there (the drop of a
         // `SystemdInfo` is a call, made each boot when unguarded).
         if kernel.is_some() {
@@ -198,6 +205,7 @@ impl Builder {
         *seen_tfa = false;
         *fw_s = None;
         *fw_at_kernel = None;
+        *userspace_at_freeing = false;
         *lines = (0, 0);
         *tail_bytes = 0;
         // The slots keep their items: their strings are rewritten by the next boot.
@@ -390,6 +398,10 @@ impl Builder {
         boot.bootstage_accumulated =
             hand_out(&mut b.bootstage_accumulated, &mut bin.accumulated, held);
         boot.bootstage_reports = hand_out(&mut b.bootstage_reports, &mut bin.reports, held);
+        // Only initcall_debug logs print probes: taken as they are, with no pool.
+        if !b.probes.is_empty() || !boot.probes.is_empty() {
+            boot.probes = std::mem::take(&mut b.probes);
+        }
         // Moved only when there (`clear_rare` left `None`s): a move of the large
         // `Option<KernelInfo>` and a drop test of the old one, for nothing, in most boots.
         if b.kernel.is_some() {

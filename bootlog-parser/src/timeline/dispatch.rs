@@ -227,7 +227,7 @@ impl State {
         if flags.cut {
             let w = self.cur.warnings.next_text(&mut self.bin.strings, 64);
             let _ = w.write_fmt(format_args!(
-                "line {n} is longer than {MAX_LINE} bytes: cut into pieces"
+                "line {n} is longer than {MAX_LINE} bytes: read as its first {MAX_LINE}"
             ));
         }
         let text = clean_known(bytes, flags.plain);
@@ -375,8 +375,8 @@ impl State {
     /// that comes right after a usual printk line (most of them): that line's record
     /// ([`State::usual_printk_done`] and the `calling` / `initcall` stores after it) changed
     /// nothing it reads but the kernel's last printk time, which is read here either way, and
-    /// no line came between (the splitter numbers lines one more each, the pieces of a cut
-    /// line too, and hands each number out once), so the answer it gave then holds.
+    /// no line came between (the splitter numbers lines one more each, a cut line too, and
+    /// hands each number out once), so the answer it gave then holds.
     #[inline(always)]
     pub(super) fn printk_usual(&self, n: u64, lead: &str, ts: f64) -> bool {
         let b = lead.as_bytes();

@@ -1140,6 +1140,12 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
                 ret: 0,
                 ts_s: None,
             }],
+            probes: vec![DeviceProbe {
+                device: s("d"),
+                duration_us: 1,
+                ret: -517,
+                ts_s: None,
+            }],
             kernel: Some(KernelInfo::default()),
             systemd: Some(SystemdInfo::default()),
             login_prompt: Some(s("login:")),
@@ -1174,6 +1180,7 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
         seen_tfa: true,
         fw_s: Some(1.0),
         fw_at_kernel: Some(1.0),
+        userspace_at_freeing: true,
         lines: (1, 2),
         tail_bytes: 3,
         sd_blame: Slots {
