@@ -59,6 +59,9 @@ impl From<BoardError> for ProfileError {
     }
 }
 
+/// A serial console's baud rate when the profile gives none (8N1).
+pub const DEFAULT_BAUD: u32 = 115_200;
+
 /// The `[console]` table.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(try_from = "ConsoleTable")]
@@ -192,7 +195,7 @@ impl TryFrom<ConsoleTable> for ConsoleConfig {
                 only(what, &given, &["device", "baud"])?;
                 ConsoleConfig::Serial {
                     device: need(t.device, what, "device")?,
-                    baud: t.baud.unwrap_or(115_200),
+                    baud: t.baud.unwrap_or(DEFAULT_BAUD),
                 }
             }
             ConsoleKind::Tcp => {

@@ -1,12 +1,12 @@
 //! The tables perfguide prints: a boot's stages ([`write_boot`]), and the stage table over
 //! many boots ([`StageTable`], `mean (min, max)`, median, p95 and standard deviation per
-//! stage) that `parse`, `boot-loop` and `report` share, as text or as Markdown rows.
+//! stage) that `parse` and `boot-loop` print, and [`md`], the Markdown cell escape of every
+//! Markdown document.
 
 use crate::bootloop::run::CycleRecord;
 use bootlog_parser::model::Boot;
 use bootlog_parser::stats::{BootStats, Collector, Summary};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 fn fmt_opt(v: Option<f64>) -> String {
@@ -189,14 +189,6 @@ impl StageTable {
         }
         Ok(())
     }
-
-    /// The rows as Markdown table rows (`| name | mean (min, max) | median | p95 | stddev |
-    /// n |`), seconds with three decimals.
-    pub fn write_markdown(&self, s: &mut String) {
-        for r in &self.rows {
-            markdown_row(s, &r.name, &r.summary, 3, 1.0);
-        }
-    }
 }
 
 /// The boot loop's breakdown: the stage table over the ok cycles with the host's power-on to
@@ -229,32 +221,6 @@ pub fn write_loop_summary(out: &mut impl Write, records: &[CycleRecord]) -> io::
         write!(out, " ({})", list.join(", "))?;
     }
     writeln!(out)
-}
-
-/// Appends a Markdown row `| name | mean (min, max) | median | p95 | stddev | n |` of a
-/// summary scaled by `scale`, with `decimals` decimals.
-pub fn markdown_row(s: &mut String, name: &str, v: &Summary, decimals: usize, scale: f64) {
-    let sc = |x: f64| x * scale;
-    let scaled = Summary {
-        mean: sc(v.mean),
-        min: sc(v.min),
-        max: sc(v.max),
-        median: sc(v.median),
-        p95: sc(v.p95),
-        stddev: sc(v.stddev),
-        n: v.n,
-    };
-    let _ = writeln!(
-        s,
-        "| {} | {} | {:.d$} | {:.d$} | {:.d$} | {} |",
-        md(name),
-        scaled.ti(decimals),
-        scaled.median,
-        scaled.p95,
-        scaled.stddev,
-        v.n,
-        d = decimals
-    );
 }
 
 /// Escapes text from a log or a manifest for a Markdown table cell.

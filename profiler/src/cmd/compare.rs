@@ -5,10 +5,7 @@ use crate::compare::reference::Reference;
 use crate::compare::render;
 use crate::compare::side::{self, Side};
 use crate::compare::verdict::compare;
-use crate::report::html::esc;
-use crate::table::md;
 use anyhow::{bail, Context, Result};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -138,11 +135,6 @@ fn reference(a: &CompareArgs, rpath: &Path) -> Result<ExitCode> {
         limits.statistic
     )
     .to_lowercase();
-    let value = |c: &crate::compare::reference::Check| {
-        c.value
-            .map(|v| format!("{v:.3} {}", c.unit))
-            .unwrap_or_else(|| "not measured".into())
-    };
     let text = match a.format {
         CompareFormat::Json => {
             serde_json::to_string_pretty(&serde_json::json!({
@@ -153,43 +145,8 @@ fn reference(a: &CompareArgs, rpath: &Path) -> Result<ExitCode> {
                 "checks": checks,
             }))? + "\n"
         }
-        CompareFormat::Md => {
-            let mut s = format!(
-                "# Reference check\n\n{}\n\n| Section | Figure | Limit | Run | Result |\n|---|---|---|---|---|\n",
-                md(&said)
-            );
-            for c in &checks {
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | {} | {} |",
-                    md(&c.section),
-                    md(&c.name),
-                    c.limit,
-                    md(&value(c)),
-                    if c.ok { "ok" } else { "EXCEEDED" }
-                );
-            }
-            s
-        }
-        CompareFormat::Html => {
-            let mut s = format!(
-                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Reference check</title></head><body>\n<h1>Reference check</h1>\n<p>{}</p>\n<table>\n<tr><th>Section</th><th>Figure</th><th>Limit</th><th>Run</th><th>Result</th></tr>\n",
-                esc(&said)
-            );
-            for c in &checks {
-                let _ = writeln!(
-                    s,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    esc(&c.section),
-                    esc(&c.name),
-                    c.limit,
-                    esc(&value(c)),
-                    if c.ok { "ok" } else { "EXCEEDED" }
-                );
-            }
-            s.push_str("</table></body></html>\n");
-            s
-        }
+        CompareFormat::Md => render::reference_markdown(&said, &checks),
+        CompareFormat::Html => render::reference_html(&said, &checks),
     };
     emit(&a.out, &text)?;
     eprintln!("perfguide: {said}");

@@ -1,6 +1,7 @@
 //! A comparison printed: Markdown (what a review reads), HTML (the same table on one page) and
 //! JSON (`perfguide/compare/v1`, for CI).
 
+use super::reference::Check;
 use super::verdict::{Comparison, Line, Verdict};
 use crate::report::html::esc;
 use crate::report::model::{decimals, ti};
@@ -164,5 +165,56 @@ pub fn html(c: &Comparison) -> String {
         s.push_str("</tr>\n");
     }
     s.push_str("</table>\n</body>\n</html>\n");
+    s
+}
+
+/// The column headings of a reference check.
+const REFERENCE_HEAD: [&str; 5] = ["Section", "Figure", "Limit", "Run", "Result"];
+
+fn reference_cells(c: &Check) -> [String; 5] {
+    [
+        c.section.clone(),
+        c.name.clone(),
+        c.limit.to_string(),
+        c.value
+            .map(|v| format!("{v:.3} {}", c.unit))
+            .unwrap_or_else(|| "not measured".into()),
+        if c.ok { "ok" } else { "EXCEEDED" }.to_string(),
+    ]
+}
+
+/// A reference check (`--reference`) as Markdown: `said` (the outcome), then a row a limit.
+pub fn reference_markdown(said: &str, checks: &[Check]) -> String {
+    let mut s = format!(
+        "# Reference check\n\n{}\n\n| {} |\n|{}\n",
+        md(said),
+        REFERENCE_HEAD.join(" | "),
+        "---|".repeat(REFERENCE_HEAD.len())
+    );
+    for c in checks {
+        let row: Vec<String> = reference_cells(c).iter().map(|x| md(x)).collect();
+        let _ = writeln!(s, "| {} |", row.join(" | "));
+    }
+    s
+}
+
+/// A reference check as an HTML page.
+pub fn reference_html(said: &str, checks: &[Check]) -> String {
+    let mut s = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Reference check</title></head><body>\n<h1>Reference check</h1>\n<p>{}</p>\n<table>\n<tr>",
+        esc(said)
+    );
+    for h in REFERENCE_HEAD {
+        let _ = write!(s, "<th>{h}</th>");
+    }
+    s.push_str("</tr>\n");
+    for c in checks {
+        s.push_str("<tr>");
+        for x in reference_cells(c) {
+            let _ = write!(s, "<td>{}</td>", esc(&x));
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</table></body></html>\n");
     s
 }

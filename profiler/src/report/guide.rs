@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Initcalls and systemd units shown: the slowest this many.
 pub const TOP: usize = 15;
-/// Baud rate a virtual console's cost is computed at.
-pub const NOMINAL_BAUD: u32 = 115_200;
+/// Baud rate a virtual console's cost is computed at: a serial console's default.
+pub const NOMINAL_BAUD: u32 = crate::profile::DEFAULT_BAUD;
 
 /// Rows being filled run by run, in the order their names first appear.
 struct Columns {

@@ -63,7 +63,7 @@ impl RunData {
         let bpath = dir.join("boots.jsonl");
         let records = load_records(&bpath, false)?;
         let mut gaps = Vec::new();
-        match std::fs::read(&bpath) {
+        match last_byte(&bpath) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 gaps.push(format!("{} is missing", bpath.display()))
             }
@@ -73,8 +73,8 @@ impl RunData {
                     message: e.to_string(),
                 })
             }
-            Ok(b) if b.is_empty() => gaps.push(format!("{} is empty", bpath.display())),
-            Ok(b) if b.last() != Some(&b'\n') => gaps.push(format!(
+            Ok(None) => gaps.push(format!("{} is empty", bpath.display())),
+            Ok(Some(b)) if b != b'\n' => gaps.push(format!(
                 "{}: the last line is torn (no newline after record {}): a loop stopped while writing it",
                 bpath.display(),
                 records.len() + 1
@@ -115,6 +115,20 @@ impl RunData {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| self.dir.display().to_string())
     }
+}
+
+/// The last byte of a file (`None` when it is empty): what tells a torn last record, read
+/// without reading the file again.
+fn last_byte(path: &Path) -> std::io::Result<Option<u8>> {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    if len == 0 {
+        return Ok(None);
+    }
+    let mut b = [0u8; 1];
+    f.read_exact_at(&mut b, len - 1)?;
+    Ok(Some(b[0]))
 }
 
 /// `3-7` for consecutive cycle numbers, `3` for one.
