@@ -3,7 +3,9 @@
 //! The `perfguide` binary is a thin CLI over these modules:
 //! - [`profile`]: a board profile with its typed lab sections;
 //! - [`lab`]: power drivers, consoles, QEMU, process plumbing;
-//! - [`bootloop`]: the power-cycle loop, its capture and its run directory;
+//! - [`capture`]: the raw console capture (host-stamped lines), as every session writes it;
+//! - [`shell`]: a shell on the board's console (login, commands, their exit status);
+//! - [`bootloop`]: the power-cycle loop and its run directory;
 //! - [`parse`] and [`table`]: logs streamed through the parser, and the tables printed;
 //! - [`bench`]: benchmark output read into metrics, and their table over runs;
 //! - [`report`]: the Performance Guide of a run;
@@ -12,6 +14,7 @@
 
 pub mod bench;
 pub mod bootloop;
+pub mod capture;
 pub mod cmd;
 pub mod compare;
 pub mod digest;
@@ -22,4 +25,5 @@ pub mod mapped;
 pub mod parse;
 pub mod profile;
 pub mod report;
+pub mod shell;
 pub mod table;

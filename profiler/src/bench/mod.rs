@@ -1,4 +1,4 @@
-//! Benchmarks on the booted board: a shell on its console ([`shell`]), the target runner
+//! Benchmarks on the booted board: a shell on its console ([`crate::shell`]), the target runner
 //! `perfguide-bench` asked for its catalog ([`catalog`]) and run once per selected benchmark
 //! with its own timeout, everything captured to `bench.log`, then the capture read back
 //! ([`parse`], as `perfguide bench parse` reads any capture) into one `perfguide/bench/v1`
@@ -12,11 +12,10 @@
 pub mod catalog;
 pub mod parse;
 pub mod serve;
-pub mod shell;
 pub mod table;
 
 use serde::Serialize;
-use shell::{Shell, ShellError};
+use crate::shell::{Shell, ShellError};
 use std::time::Duration;
 
 /// The runner on the target.

@@ -1,7 +1,7 @@
 //! One cycle: power off, settle, open the capture, power on (t = 0), watch the console until
 //! the ready pattern, a failure or the timeout, then parse the capture and record the cycle.
 
-use super::capture::{CaptureError, CaptureWriter};
+use crate::capture::{CaptureError, CaptureWriter};
 use super::error::BootLoopError;
 use super::options::LoopOptions;
 use super::run::{CycleRecord, Failure, FailureReason, HostTiming, RunDir};

@@ -1,6 +1,6 @@
 //! Errors that stop a boot loop.
 
-use super::capture::CaptureError;
+use crate::capture::CaptureError;
 use super::run::RunError;
 use crate::lab::{ConsoleError, PowerError, TargetError};
 

@@ -12,10 +12,9 @@
 //! the current cycle's capture, powers the board off and returns; the cut cycle has no record,
 //! so `--resume` redoes it.
 //!
-//! [`cycle`] runs one cycle, `watch` watches its lines as [`capture`] writes them,
+//! [`cycle`] runs one cycle, `watch` watches its lines as [`crate::capture`] writes them,
 //! [`options`] holds the patterns it judges them by, [`run`] is the run directory.
 
-pub mod capture;
 pub mod cycle;
 pub mod error;
 pub mod options;

@@ -2,7 +2,7 @@
 //! matched against the board's ready, panic and banner patterns
 //! ([`bootlog_parser::console`]), on the text the parser would see.
 
-use super::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
+use crate::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
 use super::options::LoopOptions;
 use bootlog_parser::capture::escape;
 use bootlog_parser::console::match_text;

@@ -6,10 +6,10 @@ use super::bootloop::{
     BoardArgs,
 };
 use crate::bench::parse::{read, BenchInput, Kind};
-use crate::bench::shell::Shell;
+use crate::shell::Shell;
 use crate::bench::table::BenchTable;
 use crate::bench::{self, serve, Item, Plan, State};
-use crate::bootloop::capture::CaptureWriter;
+use crate::capture::CaptureWriter;
 use crate::bootloop::run::{
     Resume, RunDir, RunManifest, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST, BENCH_SCHEMA,
 };

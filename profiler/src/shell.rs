@@ -6,7 +6,7 @@
 //! written by `echo` so that the typed (echoed) command line never holds it: the command sent
 //! reads `...; echo "@@PERFGUIDE-""EXIT <n> $?"`.
 
-use crate::bootloop::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
+use crate::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
 use crate::lab::{Console, ConsoleError, ConsoleEvent};
 use crate::profile::{seconds, LoginConfig};
 use bootlog_parser::console::match_text;
