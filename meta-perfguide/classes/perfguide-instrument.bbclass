@@ -47,6 +47,9 @@ def perfguide_instrument_enabled(d):
 
 # nooelint: oelint.task.noanonpython - dependencies of the task depend on the configuration and must be added at parse time
 python () {
+    # Expanding PERFGUIDE_KERNEL_ARGS runs layer.conf's check of
+    # PERFGUIDE_CONSOLE: an unknown value stops the parse here.
+    d.getVar('PERFGUIDE_KERNEL_ARGS')
     if not perfguide_instrument_enabled(d):
         d.setVarFlag('do_perfguide_instrument', 'noexec', '1')
         return

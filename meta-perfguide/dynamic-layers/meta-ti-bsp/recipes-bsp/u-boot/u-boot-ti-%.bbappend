@@ -4,6 +4,12 @@
 # Inert unless the build opts in with DISTROOVERRIDES:append = ":perfguide-instrument".
 FILESEXTRAPATHS:prepend:perfguide-instrument := "${THISDIR}/../../../../recipes-bsp/u-boot/files:"
 SRC_URI:append:perfguide-instrument = " file://perfguide-bootstage.cfg"
+# PERFGUIDE_CONSOLE = "quiet" (layer.conf): the silent console as well. There
+# is no files/k3r5 variant: the R5 SPL takes the same fragment, whose
+# SPL_SILENT_CONSOLE default drops its "Trying to boot from" lines (the SPL
+# banner stays). U-Boot proper is only silent while "silent" is set in its
+# environment (docs/yocto.md).
+SRC_URI:append:perfguide-instrument = " ${@'file://perfguide-silent.cfg' if d.getVar('PERFGUIDE_CONSOLE') == 'quiet' else ''}"
 
 # oe-core merges the .cfg files of SRC_URI in do_configure, but meta-ti's
 # u-boot-mergeconfig.inc then re-runs "make <defconfig> <fragments>" when
