@@ -146,6 +146,32 @@ check_layer_conf() {
 	[ -f "$LAYER/COPYING.MIT" ] || fail "COPYING.MIT missing"
 }
 
+# The quiet-console switch, read as text (no bitbake): layer.conf defaults
+# PERFGUIDE_CONSOLE to loud and adds quiet to PERFGUIDE_KERNEL_ARGS for
+# "quiet" only; the silent-console fragment exists; every bbappend that names
+# it appends it under :perfguide-instrument and only for "quiet".
+check_console_switch() {
+	local conf=$LAYER/conf/layer.conf
+	local frag=$LAYER/recipes-bsp/u-boot/files/perfguide-silent.cfg
+	expect_line "$conf" '^PERFGUIDE_CONSOLE \?\?= "loud"$'
+	expect_line "$conf" "^PERFGUIDE_KERNEL_ARGS = .*' quiet' if d\\.getVar\\('PERFGUIDE_CONSOLE'\\) == 'quiet' else .*bb\\.fatal\\('PERFGUIDE_CONSOLE "
+	[ -f "$frag" ] || fail "missing $frag"
+	expect_line "$frag" '^CONFIG_SILENT_CONSOLE=y$'
+	expect_line "$frag" '^CONFIG_SILENT_U_BOOT_ONLY=y$'
+	local f line n=0
+	while read -r f; do
+		while read -r line; do
+			case $line in
+			"SRC_URI:append:perfguide-instrument = \" \${@'file://perfguide-silent.cfg' if d.getVar('PERFGUIDE_CONSOLE') == 'quiet' else ''}\"") n=$((n + 1)) ;;
+			*) fail "${f#"$LAYER"/}: perfguide-silent.cfg not under :perfguide-instrument and PERFGUIDE_CONSOLE == 'quiet': $line" ;;
+			esac
+		done < <(grep -v '^\s*#' "$f" | grep 'perfguide-silent\.cfg')
+	done < <(find "$LAYER" -name '*.bbappend' -type f | sort)
+	# oe-core's u-boot and meta-ti's u-boot-ti-*.
+	[ $n -ge 2 ] || fail "expected perfguide-silent.cfg in the u-boot and u-boot-ti bbappends, found $n"
+	echo "PERFGUIDE_CONSOLE wired: default loud, fragment present, $n gated bbappends"
+}
+
 # The layer stands alone (BSP repositories vendor layers by copying them): no
 # symlink in it, and its copy of the runner is the repository's.
 check_layer_alone() {
@@ -544,6 +570,7 @@ setup_tools
 
 check "oelint-adv: recipes, appends, classes have no findings" check_oelint
 check "layer.conf, README and inert bbappends" check_layer_conf
+check "PERFGUIDE_CONSOLE: default loud, silent-console fragment only under the override and quiet" check_console_switch
 check "license checksums of the layer's recipes" check_license_checksums
 check "the layer stands alone: no symlink out of it, its runner equal to the repository's" check_layer_alone
 # The SRCREV commit is in any full clone; a shallow clone is deepened first, and the check
