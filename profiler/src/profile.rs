@@ -5,7 +5,9 @@
 //! - `[power]` ([`PowerConfig`]): how the board is switched off and on;
 //! - `[qemu]` ([`QemuConfig`]): the emulator of a `driver = "qemu"` board;
 //! - `[image]` ([`ImageSection`]): how `perfguide image build` makes the board's image;
-//! - `[login]` ([`LoginConfig`]): how `perfguide bench` logs in on the console.
+//! - `[login]` ([`LoginConfig`]): how `perfguide bench` and a quiet boot loop log in on the
+//!   console;
+//! - `[boot_loop]` ([`BootLoopSection`]): the board's console mode for `perfguide boot-loop`.
 //!
 //! A section is read from the profile's TOML text, so an unknown key, a missing one or a
 //! value of the wrong type is an error naming the profile, the line and the key.
@@ -362,6 +364,14 @@ pub struct ImageSection {
     /// Target hostname (the login prompt reads `<hostname> login:`).
     #[serde(default = "d_hostname")]
     pub hostname: String,
+    /// Kernel arguments of a quiet boot (`quiet`). When given, the image boots loud or quiet
+    /// by the U-Boot environment flash it is given (`{uboot_env}` in `[qemu] args`): the
+    /// quiet one sets U-Boot's `silent` and adds these to the command line.
+    #[serde(default)]
+    pub quiet_kernel_args: Option<String>,
+    /// Size of the flash bank that holds U-Boot's environment (QEMU virt: 64 MiB).
+    #[serde(default)]
+    pub uboot_env_flash_bytes: Option<u64>,
 }
 
 fn d_uboot_package() -> String {
@@ -406,6 +416,34 @@ pub struct LabSections {
     /// `[login]`.
     #[serde(default)]
     pub login: Option<LoginConfig>,
+    /// `[boot_loop]`.
+    #[serde(default)]
+    pub boot_loop: Option<BootLoopSection>,
+}
+
+/// How the console of a boot is set: loud (everything printed, timed from the console) or
+/// quiet (kernel `quiet`, U-Boot silent: the boot as it ships, its stages read back from the
+/// target after the ready mark), or both in turns (odd cycles loud, even cycles quiet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ConsoleMode {
+    /// Every cycle loud.
+    #[default]
+    Loud,
+    /// Every cycle quiet.
+    Quiet,
+    /// Odd cycles loud, even cycles quiet.
+    Both,
+}
+
+/// The `[boot_loop]` table: a board's defaults for `perfguide boot-loop`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BootLoopSection {
+    /// `--console` when not given: `loud`, `quiet` (a board whose image is built quiet) or
+    /// `both`.
+    #[serde(default)]
+    pub console: ConsoleMode,
 }
 
 /// A board profile: the parser's part, the lab sections, and where it came from.

@@ -20,6 +20,7 @@
 pub mod apt;
 pub mod cache;
 pub mod disk;
+pub mod env;
 pub mod exec;
 pub mod kernel;
 pub mod rootfs;
@@ -37,9 +38,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Bumped when the recipe changes what it builds from the same inputs.
-const RECIPE_VERSION: &str = "3";
+const RECIPE_VERSION: &str = "4";
 /// Bumped when the U-Boot build changes for the same source, defconfig and fragment.
-const UBOOT_RECIPE_VERSION: &str = "1";
+const UBOOT_RECIPE_VERSION: &str = "2";
 
 /// The files of a built image.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +51,10 @@ pub struct ImageArtifacts {
     pub disk: PathBuf,
     /// `image.json`.
     pub manifest: PathBuf,
+    /// U-Boot environment flash of a loud boot (when the profile has `quiet_kernel_args`).
+    pub env_loud: PathBuf,
+    /// U-Boot environment flash of a quiet boot.
+    pub env_quiet: PathBuf,
 }
 
 impl ImageArtifacts {
@@ -58,9 +63,21 @@ impl ImageArtifacts {
             u_boot: dir.join("u-boot.bin"),
             disk: dir.join("disk.img"),
             manifest: dir.join("image.json"),
+            env_loud: dir.join(ENV_LOUD),
+            env_quiet: dir.join(ENV_QUIET),
         }
     }
 }
+
+/// The file of the loud environment flash.
+pub const ENV_LOUD: &str = "env-loud.bin";
+/// The file of the quiet environment flash.
+pub const ENV_QUIET: &str = "env-quiet.bin";
+/// The image file role (and `[qemu] args` placeholder) of the environment flash.
+pub const UBOOT_ENV: &str = "uboot_env";
+/// The image file role of the quiet environment flash: a boot made quiet gets it as its
+/// `{uboot_env}`.
+pub const UBOOT_ENV_QUIET: &str = "uboot_env_quiet";
 
 /// Where the image of `board` lives in `cache`.
 pub fn image_dir(board: &str, cache: &Path) -> PathBuf {
@@ -155,6 +172,37 @@ pub fn target_files_dir() -> PathBuf {
         Some(d) if !d.is_empty() => PathBuf::from(d),
         _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../images/target"),
     }
+}
+
+/// The C sources of `images/target/src/`, sorted: each is built into a program of its name
+/// (`perfguide-counter.c` -> `/usr/bin/perfguide-counter`).
+fn target_sources() -> anyhow::Result<Vec<PathBuf>> {
+    let Ok(rd) = std::fs::read_dir(target_files_dir().join("src")) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for e in rd {
+        let p = e?.path();
+        if p.extension().is_some_and(|x| x == "c") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Builds a freestanding static arm64 program from `src` into `dir` (named after the source).
+fn build_target_program(r: &Runner, src: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let name = src.file_stem().context("a source without a name")?;
+    let out = dir.join(name);
+    r.run(
+        exec::Cmd::new(&format!("{}gcc", uboot::CROSS_COMPILE))
+            .args(["-static", "-nostdlib", "-ffreestanding", "-O2", "-s", "-o"])
+            .arg(&out)
+            .arg(src),
+    )?;
+    Ok(out)
 }
 
 /// The executable files of `images/target/` (and `perfguide-bench` whatever its mode),
@@ -355,8 +403,13 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let out_dir = image_dir(&opts.board, cache);
     let artifacts = ImageArtifacts::in_dir(&out_dir);
 
-    let targets = target_files()?;
-    let local = local_key(&opts.board, &section, &targets)?;
+    let mut targets = target_files()?;
+    let sources = target_sources()?;
+    let local = local_key(
+        &opts.board,
+        &section,
+        &targets.iter().chain(&sources).cloned().collect::<Vec<_>>(),
+    )?;
     let quick_key = KeyBuilder::default()
         .add("local", &local)
         .add("apt", &apt_fingerprint())
@@ -463,11 +516,11 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         .add("defconfig", &section.uboot_defconfig)
         .add("fragment", &section.uboot_fragment.join("\n"))
         .finish();
-    let ub_cached = cache
+    let ub_dir = cache
         .join("build")
-        .join(format!("u-boot-{}", &ub_key[..16]))
-        .join("u-boot.bin");
-    let ub_bin = if ub_cached.exists() && !opts.force {
+        .join(format!("u-boot-{}", &ub_key[..16]));
+    let ub_cached = ub_dir.join("u-boot.bin");
+    let ub_bin = if uboot::OUTPUTS.iter().all(|n| ub_dir.join(n).exists()) && !opts.force {
         r.progress(&format!(
             "u-boot {}: cached build {}",
             res.uboot_version,
@@ -507,8 +560,11 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
                     &section.uboot_fragment,
                     opts.jobs.max(1),
                 )?;
-                std::fs::create_dir_all(ub_cached.parent().expect("has a parent"))?;
-                std::fs::copy(&bin, &ub_cached)?;
+                std::fs::create_dir_all(&ub_dir)?;
+                let built = bin.parent().expect("has a parent");
+                for name in uboot::OUTPUTS {
+                    std::fs::copy(built.join(name), ub_dir.join(name))?;
+                }
                 // The trees are large and the binary is kept by key: drop them now.
                 for d in ["u-boot-src", "u-boot-build"] {
                     let _ = std::fs::remove_dir_all(work.join(d));
@@ -537,6 +593,12 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     })?;
 
     // Root file system.
+    for src in &sources {
+        let name = src.file_name().unwrap_or_default().to_string_lossy();
+        targets.push(r.step(&format!("target program {name}"), || {
+            build_target_program(&r, src, &work.join("target-programs"))
+        })?);
+    }
     let root = work.join("rootfs");
     let bench_dirs: Vec<PathBuf> = res.benches.iter().map(pkg_dir).collect();
     let info = r.step("root file system (busybox, benchmarks, libraries)", || {
@@ -574,7 +636,10 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     })?;
 
     // Disk.
-    let cmdline = section.cmdline();
+    let cmdline = match &section.quiet_kernel_args {
+        Some(_) => format!("{} ${{{}}}", section.cmdline(), env::ARGS_VAR),
+        None => section.cmdline(),
+    };
     std::fs::write(
         boot.join("extlinux/extlinux.conf"),
         disk::extlinux_conf(&opts.board, &cmdline),
@@ -612,6 +677,34 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         ),
     ] {
         files.push(entry(name, &p)?);
+    }
+    if let Some(args) = &section.quiet_kernel_args {
+        let bank = section.uboot_env_flash_bytes.with_context(|| {
+            "[image] quiet_kernel_args needs uboot_env_flash_bytes (the size of the flash bank \
+             that holds U-Boot's environment)"
+        })?;
+        r.step("U-Boot environment flash, loud and quiet", || {
+            let config = std::fs::read_to_string(ub_dir.join(".config"))?;
+            let layout = env::EnvLayout::from_config(&config)?;
+            let builtin =
+                env::parse_initial_env(&std::fs::read_to_string(ub_dir.join(uboot::INITIAL_ENV))?)?;
+            for (kind, path) in [
+                (env::EnvKind::Loud, &artifacts.env_loud),
+                (env::EnvKind::Quiet, &artifacts.env_quiet),
+            ] {
+                let block = env::block(&env::variables(&builtin, kind, args), layout.size)?;
+                let tmp = path.with_extension("bin.tmp");
+                env::write_flash(&tmp, &block, layout, bank)?;
+                std::fs::rename(&tmp, path)?;
+            }
+            Ok(())
+        })?;
+        files.push(entry(ENV_LOUD, &artifacts.env_loud)?);
+        files.push(entry(ENV_QUIET, &artifacts.env_quiet)?);
+    } else {
+        for p in [&artifacts.env_loud, &artifacts.env_quiet] {
+            let _ = std::fs::remove_file(p);
+        }
     }
     let mut packages = versions;
     packages.insert("kernel-release".into(), release);

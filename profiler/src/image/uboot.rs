@@ -1,5 +1,6 @@
 //! U-Boot from the distribution's source package, built for the board's defconfig with the
-//! profile's config fragment (bootstage on, no autoboot delay).
+//! profile's config fragment (bootstage on, silent console possible, no autoboot delay), with
+//! its built-in environment as text (`u-boot-initial-env`) beside it.
 
 use super::exec::{Cmd, Runner};
 use anyhow::{bail, Context};
@@ -8,7 +9,13 @@ use std::path::{Path, PathBuf};
 /// The cross compiler prefix.
 pub const CROSS_COMPILE: &str = "aarch64-linux-gnu-";
 
-/// Configures and builds U-Boot in `src` with objects in `out`; returns `out/u-boot.bin`.
+/// What a U-Boot build leaves in its output directory, besides the objects.
+pub const OUTPUTS: [&str; 3] = ["u-boot.bin", INITIAL_ENV, ".config"];
+/// U-Boot's built-in environment, one `name=value` a line.
+pub const INITIAL_ENV: &str = "u-boot-initial-env";
+
+/// Configures and builds U-Boot in `src` with objects in `out`: `u-boot.bin`, and the
+/// [`OUTPUTS`] beside it.
 pub fn build(
     r: &Runner,
     src: &Path,
@@ -52,11 +59,13 @@ pub fn build(
     r.run(make(&["olddefconfig"]))?;
     check_fragment(&std::fs::read_to_string(&config)?, fragment)?;
     r.run(make(&[&format!("-j{jobs}")]))?;
-    let bin = out.join("u-boot.bin");
-    if !bin.exists() {
-        bail!("U-Boot build produced no {}", bin.display());
+    r.run(make(&[INITIAL_ENV]))?;
+    for name in OUTPUTS {
+        if !out.join(name).exists() {
+            bail!("U-Boot build produced no {}", out.join(name).display());
+        }
     }
-    Ok(bin)
+    Ok(out.join("u-boot.bin"))
 }
 
 /// Every fragment line took effect in the final `.config` (Kconfig drops options whose
