@@ -6,6 +6,8 @@
 //! - [`capture`]: the raw console capture (host-stamped lines), as every session writes it;
 //! - [`shell`]: a shell on the board's console (login, commands, their exit status);
 //! - [`bootloop`]: the power-cycle loop and its run directory;
+//! - [`collect`]: what the target kept of its boot (kernel log, bootstage), read after it and
+//!   put on the host timeline;
 //! - [`parse`] and [`table`]: logs streamed through the parser, and the tables printed;
 //! - [`bench`]: benchmark output read into metrics, and their table over runs;
 //! - [`report`]: the Performance Guide of a run;
@@ -16,6 +18,7 @@ pub mod bench;
 pub mod bootloop;
 pub mod capture;
 pub mod cmd;
+pub mod collect;
 pub mod compare;
 pub mod digest;
 pub mod flock;

@@ -251,13 +251,43 @@ impl<'c> Shell<'c> {
     /// Runs `command` (one shell line) and waits for its exit status; at `timeout` it is
     /// stopped with Ctrl-C and reported with no status.
     pub fn run(&mut self, command: &str, timeout: Duration) -> Result<Finished, ShellError> {
+        self.run_with(command, timeout, false)
+    }
+
+    /// As [`Shell::run`], but the line is typed first and the Enter key sent once the shell
+    /// has echoed it: `sent_s` is then when the command could start, not when its typing
+    /// did (a line editor on a slow target takes milliseconds a character).
+    pub fn run_on_enter(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+    ) -> Result<Finished, ShellError> {
+        self.run_with(command, timeout, true)
+    }
+
+    fn run_with(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+        on_enter: bool,
+    ) -> Result<Finished, ShellError> {
         self.commands += 1;
         let n = self.commands;
         let (head, tail) = EXIT_WORD.split_at(EXIT_WORD.len() / 2);
-        let line = format!("{command}; echo \"{head}\"\"{tail} {n} $?\"\r");
+        let typed = format!("{command}; echo \"{head}\"\"{tail} {n} $?\"");
         let from = self.lines.len();
-        let sent_s = self.now_s();
-        self.send(&line)?;
+        let mut sent_s = self.now_s();
+        if on_enter {
+            self.send(&typed)?;
+            let end = format!("{tail} {n} $?\"");
+            self.wait_for(from, Instant::now() + INTERRUPT_GRACE, &|_, partial, _| {
+                partial.trim_end().ends_with(&end).then_some(())
+            })?;
+            sent_s = self.now_s();
+            self.send("\r")?;
+        } else {
+            self.send(&format!("{typed}\r"))?;
+        }
         let want = format!("{EXIT_WORD} {n} ");
         let exit = self.wait_for(from, Instant::now() + timeout, &|_, _, lines| {
             lines.iter().enumerate().find_map(|(i, l)| {

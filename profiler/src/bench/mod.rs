@@ -14,8 +14,8 @@ pub mod parse;
 pub mod serve;
 pub mod table;
 
-use serde::Serialize;
 use crate::shell::{Shell, ShellError};
+use serde::Serialize;
 use std::time::Duration;
 
 /// The runner on the target.

@@ -1,14 +1,22 @@
 //! One cycle: power off, settle, open the capture, power on (t = 0), watch the console until
-//! the ready pattern, a failure or the timeout, then parse the capture and record the cycle.
+//! the ready pattern, a failure or the timeout, then (quiet cycles, `--collect`) log in and
+//! read the target's records back ([`crate::collect`]), parse the capture, merge, and record
+//! the cycle.
 
-use crate::capture::{CaptureError, CaptureWriter};
 use super::error::BootLoopError;
 use super::options::LoopOptions;
-use super::run::{CycleRecord, Failure, FailureReason, HostTiming, RunDir};
+use super::run::{
+    collect_log_name, CollectRecord, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming,
+    RunDir,
+};
 use super::watch::Watch;
+use crate::capture::{CaptureError, CaptureWriter};
+use crate::collect::merge::{self, Alignment};
+use crate::collect::{collect, Collected, SYNC_MARK};
 use crate::lab::console::reopen_within;
 use crate::lab::process::sleep_until;
 use crate::lab::{ConsoleEvent, Target};
+use crate::shell::{Shell, ShellError};
 use bootlog_parser::model::Boot;
 use bootlog_parser::BoardProfile;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +43,8 @@ pub fn run_cycle(
     let wall0 = Instant::now();
     let mut host = HostTiming::default();
     let log_path = run.cycle_log(cycle);
+    let console = opts.console_of(cycle);
+    target.power.select_quiet(console == CycleConsole::Quiet);
 
     let mut failure: Option<Failure> = None;
     if let Err(e) = reopen_within(target.console.as_mut(), opts.console_wait, stop) {
@@ -236,10 +246,89 @@ pub fn run_cycle(
             detail: format!("the capture holds {} boots", extra.len() + 1),
         });
     }
+    // The target's records, read back after the ready mark (not part of the boot).
+    let mut collected = None;
+    let mut alignment = None;
+    let mut boot = boot;
+    if failure.is_none() && opts.collects(cycle) {
+        match read_back(target, run, cycle, cap.t0, opts, profile) {
+            Ok(c) => {
+                let mut a = c.sync.as_ref().map(Alignment::from_sync);
+                if console == CycleConsole::Quiet {
+                    match &a {
+                        Some(al) if al.printk_offset_s.is_some() => {
+                            boot = merge::quiet_boot(&boot, &c, al);
+                        }
+                        _ => {
+                            failure = Some(Failure {
+                                reason: FailureReason::Collect,
+                                detail: format!(
+                                    "no {SYNC_MARK} line in the collected kernel log, so the \
+                                     quiet boot's kernel cannot be placed on the host clock{}",
+                                    if c.notes.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!(" ({})", c.notes.join("; "))
+                                    }
+                                ),
+                            });
+                        }
+                    }
+                } else if let Some(a) = a.as_mut() {
+                    a.check_against(&boot);
+                }
+                alignment = a;
+                collected = Some(CollectRecord {
+                    log: collect_log_name(cycle),
+                    window_s: c.window_s,
+                    sync: c.sync.clone(),
+                    dmesg_lines: c.dmesg_lines,
+                    bootstage_marks: c.bootstage.len(),
+                    systemd: c.systemd.is_some(),
+                    notes: c.notes.clone(),
+                });
+            }
+            Err(e) if console == CycleConsole::Quiet => {
+                failure = Some(Failure {
+                    reason: FailureReason::Collect,
+                    detail: format!("reading the target's records back: {e}"),
+                });
+            }
+            Err(e) => boot
+                .warnings
+                .push(format!("collect: reading the target's records back: {e}")),
+        }
+    }
     host.cycle_wall_s = wall0.elapsed().as_secs_f64();
     host.overhead_s = host.cycle_wall_s - host.ready_s.unwrap_or(host.end_s);
     let mut rec = CycleRecord::new(cycle, boot, host, failure);
     rec.extra_boots = extra;
+    rec.console = Some(console);
+    rec.alignment = alignment;
+    rec.collected = collected;
     run.append(rec.clone())?;
     Ok(CycleEnd::Recorded(Box::new(rec)))
+}
+
+/// Logs in on the booted board and collects its records, the session captured to the cycle's
+/// `cycle-NNNN.collect.log` on the cycle's host clock.
+fn read_back(
+    target: &mut Target,
+    run: &RunDir,
+    cycle: u32,
+    t0: Instant,
+    opts: &LoopOptions,
+    profile: &BoardProfile,
+) -> Result<Collected, ShellError> {
+    let writer = CaptureWriter::create(&run.collect_log(cycle))?;
+    let mut shell = Shell::new(
+        target.console.as_mut(),
+        t0,
+        writer,
+        opts.login.clone(),
+        opts.echo,
+    )?;
+    let c = collect(&mut shell, profile)?;
+    shell.finish()?;
+    Ok(c)
 }

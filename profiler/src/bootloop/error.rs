@@ -1,7 +1,7 @@
 //! Errors that stop a boot loop.
 
-use crate::capture::CaptureError;
 use super::run::RunError;
+use crate::capture::CaptureError;
 use crate::lab::{ConsoleError, PowerError, TargetError};
 
 /// Errors that stop the loop (a failed cycle is not one: it is recorded and the loop goes on).

@@ -1,7 +1,9 @@
-//! How a boot loop runs and judges its cycles: the timeout, and the board's ready, panic and
-//! banner patterns ([`bootlog_parser::console`]) compiled.
+//! How a boot loop runs and judges its cycles: the timeout, the board's ready, panic and
+//! banner patterns ([`bootlog_parser::console`]) compiled, and each cycle's console.
 
 use super::error::BootLoopError;
+use super::run::CycleConsole;
+use crate::profile::{ConsoleMode, LoginConfig};
 use bootlog_parser::console;
 use bootlog_parser::BoardProfile;
 use regex::Regex;
@@ -26,6 +28,12 @@ pub struct LoopOptions {
     /// How long a console that went away (a USB serial adapter re-enumerating) is waited for
     /// before a cycle goes on without it.
     pub console_wait: Duration,
+    /// Loud, quiet, or both in turns.
+    pub console: ConsoleMode,
+    /// Read the target's records back after loud cycles too (quiet ones always are).
+    pub collect_loud: bool,
+    /// How to log in for the collection.
+    pub login: LoginConfig,
 }
 
 impl LoopOptions {
@@ -56,7 +64,30 @@ impl LoopOptions {
             banners,
             echo: false,
             console_wait: Duration::from_secs(10),
+            console: ConsoleMode::Loud,
+            collect_loud: false,
+            login: LoginConfig::default(),
         })
+    }
+
+    /// The console of cycle `n` (1-based): in `both`, odd cycles are loud and even ones
+    /// quiet, so a resumed run keeps the turns.
+    pub fn console_of(&self, n: u32) -> CycleConsole {
+        match self.console {
+            ConsoleMode::Loud => CycleConsole::Loud,
+            ConsoleMode::Quiet => CycleConsole::Quiet,
+            ConsoleMode::Both if n % 2 == 1 => CycleConsole::Loud,
+            ConsoleMode::Both => CycleConsole::Quiet,
+        }
+    }
+
+    /// Whether cycle `n` reads the target's records back after its ready mark: quiet cycles,
+    /// and every cycle of `both` (its loud cycles check the alignment against their console)
+    /// or of `--collect`.
+    pub fn collects(&self, n: u32) -> bool {
+        self.collect_loud
+            || self.console == ConsoleMode::Both
+            || self.console_of(n) == CycleConsole::Quiet
     }
 }
 

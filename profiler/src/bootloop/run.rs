@@ -3,6 +3,8 @@
 //! ```text
 //! <out>/run.json          manifest: board, image file sha256s, host, tool version, start, args
 //! <out>/cycle-NNNN.log    raw capture of cycle N (grabserial -t format), written as it arrives
+//! <out>/cycle-NNNN.collect.log  the console session after cycle N's ready mark that read back
+//!                         the target's records (`--console quiet|both`, `--collect`), same format
 //! <out>/boots.jsonl       one perfguide/boot/v1 object per finished cycle (ok or failed)
 //! <out>/.lock             held (flock) while a loop runs in the directory
 //! <out>/bench.log         raw capture of a `perfguide bench` session (same format)
@@ -14,6 +16,8 @@
 //! completed cycle as it is, moves the log of a cycle that was cut short aside
 //! (`cycle-NNNN.log.incomplete[.K]`, kept for inspection) and redoes that cycle.
 
+use crate::collect::merge::Alignment;
+use crate::collect::SyncPoint;
 use crate::lab::latency::LatencyTimer;
 use bootlog_parser::model::{Boot, BOOT_SCHEMA};
 use serde::{Deserialize, Serialize};
@@ -236,6 +240,8 @@ pub enum FailureReason {
     Power,
     /// The console failed or closed.
     Console,
+    /// A quiet cycle's records could not be read back from the target (login, console).
+    Collect,
 }
 
 impl FailureReason {
@@ -248,6 +254,7 @@ impl FailureReason {
             FailureReason::UnexpectedReset => "unexpected-reset",
             FailureReason::Power => "power",
             FailureReason::Console => "console",
+            FailureReason::Collect => "collect",
         }
     }
 }
@@ -308,6 +315,47 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// How a cycle's console was set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CycleConsole {
+    /// Everything printed; the stages timed from the console.
+    Loud,
+    /// Kernel `quiet`, U-Boot silent; the stages read back from the target.
+    Quiet,
+}
+
+impl CycleConsole {
+    /// The id as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CycleConsole::Loud => "loud",
+            CycleConsole::Quiet => "quiet",
+        }
+    }
+}
+
+/// What was read back from the target after the ready mark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CollectRecord {
+    /// The session's capture, relative to the run directory.
+    pub log: String,
+    /// Host seconds since power-on when the session began and ended (not part of the boot).
+    pub window_s: (f64, f64),
+    /// The clock tie.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sync: Option<SyncPoint>,
+    /// Lines of the kernel log.
+    pub dmesg_lines: u64,
+    /// Bootstage marks found in the device tree.
+    pub bootstage_marks: usize,
+    /// Whether `systemd-analyze` answered.
+    pub systemd: bool,
+    /// What could not be collected, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub notes: Vec<String>,
+}
+
 /// One line of `boots.jsonl` (`perfguide/boot/v1`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CycleRecord {
@@ -324,6 +372,15 @@ pub struct CycleRecord {
     pub log: String,
     /// Host timing.
     pub host: HostTiming,
+    /// The cycle's console; absent means loud.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub console: Option<CycleConsole>,
+    /// How the target's clocks were placed on the host clock (cycles with a collection).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub alignment: Option<Alignment>,
+    /// What was read back from the target.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub collected: Option<CollectRecord>,
     /// More boots found in the same capture (after an unexpected reset).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub extra_boots: Vec<Boot>,
@@ -346,15 +403,30 @@ impl CycleRecord {
             failure,
             log: cycle_log_name(cycle),
             host,
+            console: None,
+            alignment: None,
+            collected: None,
             extra_boots: Vec::new(),
             boot,
         }
     }
 }
 
+impl CycleRecord {
+    /// The cycle's console (loud when the record does not say).
+    pub fn console_kind(&self) -> CycleConsole {
+        self.console.unwrap_or(CycleConsole::Loud)
+    }
+}
+
 /// `cycle-NNNN.log`.
 pub fn cycle_log_name(cycle: u32) -> String {
     format!("cycle-{cycle:04}.log")
+}
+
+/// `cycle-NNNN.collect.log`.
+pub fn collect_log_name(cycle: u32) -> String {
+    format!("cycle-{cycle:04}.collect.log")
 }
 
 /// An open run directory (holds its lock).
@@ -439,6 +511,7 @@ impl RunDir {
             let Some(n) = name
                 .strip_prefix("cycle-")
                 .and_then(|s| s.strip_suffix(".log"))
+                .and_then(|s| s.strip_suffix(".collect").or(Some(s)))
                 .and_then(|s| s.parse::<u32>().ok())
             else {
                 continue;
@@ -516,6 +589,11 @@ impl RunDir {
     /// Path of a cycle's capture.
     pub fn cycle_log(&self, cycle: u32) -> PathBuf {
         self.path.join(cycle_log_name(cycle))
+    }
+
+    /// Path of a cycle's collection session.
+    pub fn collect_log(&self, cycle: u32) -> PathBuf {
+        self.path.join(collect_log_name(cycle))
     }
 
     /// Appends a finished cycle to `boots.jsonl` (one line, fsynced). From here on the cycle

@@ -2,8 +2,8 @@
 //! matched against the board's ready, panic and banner patterns
 //! ([`bootlog_parser::console`]), on the text the parser would see.
 
-use crate::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
 use super::options::LoopOptions;
+use crate::capture::{CaptureError, CaptureWriter, Line, LineSplitter};
 use bootlog_parser::capture::escape;
 use bootlog_parser::console::match_text;
 use std::time::Instant;

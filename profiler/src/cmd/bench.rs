@@ -6,15 +6,15 @@ use super::bootloop::{
     BoardArgs,
 };
 use crate::bench::parse::{read, BenchInput, Kind};
-use crate::shell::Shell;
 use crate::bench::table::BenchTable;
 use crate::bench::{self, serve, Item, Plan, State};
-use crate::capture::CaptureWriter;
 use crate::bootloop::run::{
     Resume, RunDir, RunManifest, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST, BENCH_SCHEMA,
 };
 use crate::bootloop::{run_cycle, CycleEnd, LoopOptions};
+use crate::capture::CaptureWriter;
 use crate::lab::Target;
+use crate::shell::Shell;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::io::Write;

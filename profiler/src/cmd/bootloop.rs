@@ -8,7 +8,7 @@ use crate::digest::sha256_file;
 use crate::lab::latency::LatencyTimer;
 use crate::lab::process::quote_argv;
 use crate::lab::Target;
-use crate::profile::Board;
+use crate::profile::{Board, ConsoleMode};
 use crate::table::write_loop_summary;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -36,6 +36,8 @@ What it writes in --out:
   cycle-NNNN.log    raw capture, `[<seconds since power-on> <delta>] <text>` (grabserial -t
                     format, %.6f), each line stamped when its FIRST byte arrived, flushed per
                     line; bytes that are not UTF-8 are kept as \\xNN
+  cycle-NNNN.collect.log  the session that read the target's records back (quiet cycles,
+                    --collect), same format and clock
   boots.jsonl       one perfguide/boot/v1 object per cycle: the parsed boot plus `cycle`,
                     `status` (ok | failed), `failure` {reason, detail}, `host` timing
 
@@ -61,12 +63,26 @@ and pass it with --board-file:
   [console] kind = \"serial\", device = \"/dev/ttyUSB0\", baud = 115200
             (or kind = \"tcp\", address = \"lab:3001\"; or kind = \"command\", argv = [...])
 
+Quiet console (--console quiet|both): a quiet cycle boots with the kernel's `quiet` and U-Boot's
+silent console, and still ends at the ready line on the host clock. Then perfguide logs in as
+[login] says and reads back, into cycle-NNNN.collect.log: a marker written to the kernel log
+with the generic timer read (perfguide-counter) in one command, which ties the printk and the
+bootstage clocks to the host clock within half that command's round trip (the record's
+`alignment`), dmesg, the bootstage records of /proc/device-tree/bootstage, /proc/uptime and
+systemd-analyze. The stages are rebuilt from them, each `derived`; the record says `console`.
+Quiet hides everything before the kernel that leaves no record: without bootstage in the device
+tree there is no U-Boot stage, and without the generic timer no ROM stage. --console both runs
+odd cycles loud and even ones quiet (boards that switch at will: the QEMU board); `perfguide
+report` then shows each stage loud and quiet, and the console's cost measured beside its
+projection from the bytes printed.
+
 Exit status: 0 every cycle ok, 1 some cycle failed, 130 stopped by Ctrl-C, 2 error.
 
 Examples:
   perfguide image build --board qemu-arm64
   perfguide boot-loop --board qemu-arm64 --cycles 5 --out runs/qemu
   perfguide boot-loop --out runs/qemu --resume
+  perfguide boot-loop --board qemu-arm64 --console both --cycles 10 --out runs/qemu-quiet
   perfguide boot-loop --board-file my-am62.toml --cycles 50 --timeout 60 --out runs/am62";
 
 /// The board and its image files, as `boot-loop` and `bench` take them.
@@ -111,6 +127,16 @@ pub struct BootLoopArgs {
     /// Print console lines on stderr as they arrive (instead of the progress bar).
     #[arg(long)]
     pub show_console: bool,
+    /// The boot's console: loud (timed from the console), quiet (kernel `quiet`, U-Boot
+    /// silent: the boot as it ships; after the login prompt perfguide logs in and reads the
+    /// stages back from the target), or both (odd cycles loud, even quiet: the console's
+    /// cost measured) [default: the profile's [boot_loop] console, else loud].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub console: Option<ConsoleMode>,
+    /// Read the target's records back after loud cycles too (quiet cycles always are): checks
+    /// the clock alignment against the console's own stamps.
+    #[arg(long)]
+    pub collect: bool,
 }
 
 const DEFAULT_CYCLES: u32 = 5;
@@ -141,6 +167,10 @@ pub(crate) fn image_files(
                 files.insert("u_boot".to_string(), img.u_boot);
                 files.insert("disk".to_string(), img.disk);
                 files.insert("manifest".to_string(), img.manifest);
+                if img.env_loud.exists() && img.env_quiet.exists() {
+                    files.insert(crate::image::UBOOT_ENV.to_string(), img.env_loud);
+                    files.insert(crate::image::UBOOT_ENV_QUIET.to_string(), img.env_quiet);
+                }
             }
             // Both boot files given by hand: no built image needed.
             Err(_) if given.contains_key("u_boot") && given.contains_key("disk") => {}
@@ -293,8 +323,29 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(DEFAULT_TIMEOUT_S);
     let mut opts = LoopOptions::for_profile(profile, Duration::from_secs_f64(timeout_s))?;
     opts.echo = a.show_console;
+    opts.console = a
+        .console
+        .or(board.lab.boot_loop.as_ref().map(|b| b.console))
+        .unwrap_or_default();
+    opts.collect_loud = a.collect;
+    opts.login = board.login();
 
     let mut target = Target::from_profile(&board, &files)?;
+    match opts.console {
+        ConsoleMode::Both if !target.power.switches_quiet() => bail!(
+            "--console both needs a board that boots loud or quiet at will (the QEMU board with \
+             its U-Boot environment flash images); {} boots as its image was built: run a loud \
+             and a quiet image (PERFGUIDE_CONSOLE = \"quiet\" in the Yocto layer) as two runs \
+             and put both in `perfguide report`",
+            profile.name
+        ),
+        ConsoleMode::Quiet if !target.power.switches_quiet() => eprintln!(
+            "perfguide: {} cannot be switched to quiet: its image must be built quiet (kernel \
+             `quiet`, U-Boot silent); perfguide logs in after each boot to read the stages back",
+            profile.name
+        ),
+        _ => {}
+    }
     let images = hash_images(&files)?;
 
     let mut run = if a.resume {

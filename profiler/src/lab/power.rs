@@ -60,6 +60,14 @@ pub trait PowerDriver: Send {
     fn on(&mut self) -> Result<(), PowerError>;
     /// How long the board stays off between `off` and `on`.
     fn settle(&self) -> Duration;
+    /// Whether the next power-on can boot loud or quiet at will ([`PowerDriver::select_quiet`]).
+    /// Without it the console is as the image on the board was built.
+    fn switches_quiet(&self) -> bool {
+        false
+    }
+    /// Makes the next power-on boot quiet (`true`) or loud. A driver that cannot
+    /// ([`PowerDriver::switches_quiet`] is false) ignores it.
+    fn select_quiet(&mut self, _quiet: bool) {}
 }
 
 /// Power through argv commands (relays, PDUs, labgrid-client, ...).

@@ -54,6 +54,9 @@ struct Running {
 /// A QEMU process per power-on. Its console is [`QemuPower::console`].
 pub struct QemuPower {
     argv: Vec<String>,
+    /// The command line of a quiet boot, when the image has one (its U-Boot environment flash).
+    quiet_argv: Option<Vec<String>>,
+    quiet: bool,
     settle: Duration,
     tx: Sender<ConsoleEvent>,
     console: Option<QemuConsole>,
@@ -69,6 +72,8 @@ impl QemuPower {
         let stdin = Arc::new(Mutex::new(None));
         QemuPower {
             argv,
+            quiet_argv: None,
+            quiet: false,
             settle,
             tx,
             console: Some(QemuConsole {
@@ -81,14 +86,29 @@ impl QemuPower {
         }
     }
 
+    /// Gives the command line of a quiet boot: from here on [`PowerDriver::select_quiet`]
+    /// picks the one the next power-on starts.
+    pub fn with_quiet_argv(mut self, argv: Vec<String>) -> Self {
+        self.quiet_argv = Some(argv);
+        self
+    }
+
+    /// The command line the next power-on starts.
+    fn current_argv(&self) -> &[String] {
+        match (&self.quiet_argv, self.quiet) {
+            (Some(q), true) => q,
+            _ => &self.argv,
+        }
+    }
+
     /// The console of every QEMU this driver starts (call once; `None` the second time).
     pub fn console(&mut self) -> Option<QemuConsole> {
         self.console.take()
     }
 
-    /// The command line, quoted.
+    /// The command line of the next power-on, quoted.
     pub fn command_line(&self) -> String {
-        quote_argv(&self.argv)
+        quote_argv(self.current_argv())
     }
 }
 
@@ -117,7 +137,7 @@ impl PowerDriver for QemuPower {
         };
         let (stdin_r, stdin_w) = os_pipe::pipe().map_err(spawn_err)?;
         let (err_r, err_w) = os_pipe::pipe().map_err(spawn_err)?;
-        let Some((prog, args)) = self.argv.split_first() else {
+        let Some((prog, args)) = self.current_argv().split_first() else {
             return Err(spawn_err(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 "empty QEMU command line",
@@ -187,6 +207,14 @@ impl PowerDriver for QemuPower {
 
     fn settle(&self) -> Duration {
         self.settle
+    }
+
+    fn switches_quiet(&self) -> bool {
+        self.quiet_argv.is_some()
+    }
+
+    fn select_quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
     }
 }
 

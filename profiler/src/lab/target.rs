@@ -3,6 +3,7 @@
 use super::console::{Console, ConsoleError, StreamConsole};
 use super::power::{CommandPower, PowerDriver};
 use super::qemu::QemuPower;
+use crate::image::{UBOOT_ENV, UBOOT_ENV_QUIET};
 use crate::profile::{seconds, Board, ConsoleConfig, PowerConfig, ProfileError};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -28,7 +29,9 @@ pub struct Target {
 
 impl Target {
     /// Builds the drivers named by the profile's `[power]`, `[console]` and `[qemu]` tables.
-    /// `files` gives the values of `{name}` placeholders in `[qemu] args` (`u_boot`, `disk`).
+    /// `files` gives the values of `{name}` placeholders in `[qemu] args` (`u_boot`, `disk`,
+    /// `uboot_env`); with a `uboot_env_quiet` the QEMU board boots quiet at will, with that
+    /// file as its `{uboot_env}`.
     pub fn from_profile(
         board: &Board,
         files: &BTreeMap<String, PathBuf>,
@@ -39,6 +42,12 @@ impl Target {
         let power: Box<dyn PowerDriver> = match power_cfg {
             PowerConfig::Qemu { settle_s } => {
                 let mut p = QemuPower::new(board.qemu_argv(files)?, seconds(*settle_s));
+                // A quiet boot is the same command line with the quiet environment flash.
+                if let Some(quiet_env) = files.get(UBOOT_ENV_QUIET) {
+                    let mut quiet = files.clone();
+                    quiet.insert(UBOOT_ENV.to_string(), quiet_env.clone());
+                    p = p.with_quiet_argv(board.qemu_argv(&quiet)?);
+                }
                 qemu_console = p.console();
                 Box::new(p)
             }
