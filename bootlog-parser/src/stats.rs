@@ -600,15 +600,16 @@ pub fn summarize(boots: &[Boot]) -> BootStats {
     c.stats()
 }
 
-/// Total boot time of a boot on the host clock: first stage start to the end of the last stage.
+/// Total boot time of a boot on the host clock: first stage start to the end of the last stage,
+/// both on the host timeline (`host`, or `derived`: placed on it).
 pub fn total_s(b: &Boot) -> Option<f64> {
-    let first = b.stages.iter().find_map(|s| {
-        (s.clock == crate::Clock::Host)
-            .then_some(s.start_s)
-            .flatten()
-    })?;
-    let last = b.stages.last()?.end_s?;
-    (b.stages.last()?.clock == crate::Clock::Host).then_some(last - first)
+    let on_host = |c: crate::Clock| c != crate::Clock::Target;
+    let first = b
+        .stages
+        .iter()
+        .find_map(|s| on_host(s.clock).then_some(s.start_s).flatten())?;
+    let last = b.stages.last()?;
+    on_host(last.clock).then_some(last.end_s? - first)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! stage) that `parse` and `boot-loop` print, and [`md`], the Markdown cell escape of every
 //! Markdown document.
 
-use crate::bootloop::run::CycleRecord;
+use crate::bootloop::run::{CycleConsole, CycleRecord};
 use bootlog_parser::model::Boot;
 use bootlog_parser::stats::{BootStats, Collector, Summary};
 use std::collections::BTreeMap;
@@ -195,14 +195,35 @@ impl StageTable {
 /// ready time as the total, then the cycle counts and the failure reasons.
 pub fn write_loop_summary(out: &mut impl Write, records: &[CycleRecord]) -> io::Result<()> {
     let ok: Vec<&CycleRecord> = records.iter().filter(|r| r.failure.is_none()).collect();
-    let mut c = Collector::new();
-    ok.iter().for_each(|r| c.add(&r.boot));
-    let ready: Vec<f64> = ok.iter().filter_map(|r| r.host.ready_s).collect();
-    let table = StageTable::of(&c.stats())
-        .with_total("total (power-on to ready)", Summary::of(&ready).as_ref());
-    table.write_text(out)?;
-    if table.rows.is_empty() {
-        writeln!(out, "(no completed boot to summarise)")?;
+    // A run of loud and quiet cycles: one table each.
+    let consoles: Vec<CycleConsole> = [CycleConsole::Loud, CycleConsole::Quiet]
+        .into_iter()
+        .filter(|c| ok.iter().any(|r| r.console_kind() == *c))
+        .collect();
+    let split = consoles.len() > 1;
+    for console in consoles
+        .iter()
+        .copied()
+        .filter(|_| split)
+        .map(Some)
+        .chain((!split).then_some(None))
+    {
+        let these: Vec<&&CycleRecord> = ok
+            .iter()
+            .filter(|r| console.map_or(true, |c| r.console_kind() == c))
+            .collect();
+        if let Some(c) = console {
+            writeln!(out, "-- {} cycles", c.as_str())?;
+        }
+        let mut c = Collector::new();
+        these.iter().for_each(|r| c.add(&r.boot));
+        let ready: Vec<f64> = these.iter().filter_map(|r| r.host.ready_s).collect();
+        let table = StageTable::of(&c.stats())
+            .with_total("total (power-on to ready)", Summary::of(&ready).as_ref());
+        table.write_text(out)?;
+        if table.rows.is_empty() {
+            writeln!(out, "(no completed boot to summarise)")?;
+        }
     }
     let failed = records.len() - ok.len();
     write!(

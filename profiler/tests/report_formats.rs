@@ -439,7 +439,10 @@ fn several_runs_are_one_column_each() {
     assert_eq!(uboot["values"][1].as_array().unwrap().len(), 0);
     assert!(uboot["summaries"][1].is_null());
     // The stage note names the stages timed from a target clock.
-    assert!(md.contains("(target) in some or all cycles: sbl."), "{md}");
+    assert!(
+        md.contains("through them) in some or all cycles: sbl."),
+        "{md}"
+    );
 }
 
 /// The benchmark tables, from a `bench.jsonl` beside the boots: here the figures

@@ -2,10 +2,11 @@
 //! unit and order. Every value of every successful cycle is kept (a few bytes a figure), so the
 //! spread can be drawn and `perfguide compare` can test it.
 
+use super::console_cost;
 use super::load::RunData;
 use super::model::{Better, Report, Row, RunInfo, Section, REPORT_SCHEMA};
 use super::waterfall;
-use crate::bootloop::run::{CycleRecord, CycleStatus};
+use crate::bootloop::run::{CycleConsole, CycleRecord, CycleStatus};
 use crate::profile::{Board, ConsoleConfig};
 use bootlog_parser::model::{Clock, StageId};
 use bootlog_parser::stats::total_s;
@@ -109,20 +110,34 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     let mut systemd = Columns::new(n);
     let ready = "Power-on to the ready prompt";
     let mut target_timed: Vec<StageId> = Vec::new();
+    // Runs with quiet cycles: every boot and stage row says its console, and the console's
+    // own figures are the loud cycles'.
+    let labels = console_cost::any_quiet(&oks);
+    let label = |name: &str, c: &CycleRecord| {
+        if labels {
+            console_cost::labelled(name, c.console_kind())
+        } else {
+            name.to_string()
+        }
+    };
     for (i, cycles) in oks.iter().enumerate() {
         for c in cycles {
             let b = &c.boot;
             let total = total_s(b);
             if let Some(t) = total {
-                boot.push(i, ready, t);
+                boot.push(i, &label(ready, c), t);
             }
+            let loud = c.console_kind() == CycleConsole::Loud;
             let mut on_wire = 0.0;
             for s in &b.stages {
                 if let Some(d) = s.duration_s {
-                    stages.push(i, s.id.as_str(), d * 1e3);
+                    stages.push(i, &label(s.id.as_str(), c), d * 1e3);
                     if s.clock != Clock::Host && !target_timed.contains(&s.id) {
                         target_timed.push(s.id);
                     }
+                }
+                if !loud {
+                    continue;
                 }
                 if let Some(by) = s.console_bytes {
                     bytes.push(i, s.id.as_str(), by as f64);
@@ -132,7 +147,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
                 }
             }
             // A virtual console costs no wire time: nothing to project.
-            if let (Some(t), false) = (total, bauds[i].1) {
+            if let (Some(t), false, true) = (total, bauds[i].1, loud) {
                 if on_wire > 0.0 {
                     quiet.push(
                         i,
@@ -165,6 +180,9 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         }
     }
 
+    let all: Vec<&[CycleRecord]> = runs.iter().map(|r| r.records.as_slice()).collect();
+    let rates: Vec<u32> = bauds.iter().map(|b| b.0).collect();
+    let cost = console_cost::section(&all, &rates, bauds.iter().any(|b| b.1));
     let mut sections = Vec::new();
     let mut add = |id: &str, title: String, note: String, rows: Vec<Row>| {
         if !rows.is_empty() {
@@ -177,20 +195,27 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         }
     };
     let cycles_said = cycles_phrase(&oks);
+    let mut boot_rows = boot.rows("s", Better::Lower);
+    boot_rows.sort_by(|a, b| a.name.cmp(&b.name));
     add(
         "boot",
         format!("Linux boot time ({cycles_said})"),
         "Seconds from power-on to the board's ready prompt (a login prompt by default), on the host clock of the capture: mean (min, max) over the successful cycles.".into(),
-        boot.rows("s", Better::Lower),
+        boot_rows,
     );
     let mut stage_rows = stages.rows("ms", Better::Lower);
-    stage_rows.sort_by_key(|r| stage_rank(&r.name));
+    stage_rows.sort_by_key(|r| {
+        (
+            stage_rank(console_cost::unlabelled(&r.name)),
+            r.name.clone(),
+        )
+    });
     let mut stage_note = "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock of the capture.".to_string();
     if !target_timed.is_empty() {
         target_timed.sort();
         let ids: Vec<&str> = target_timed.iter().map(|s| s.as_str()).collect();
         stage_note.push_str(&format!(
-            " Timed from the log's own clock (target) in some or all cycles: {}.",
+            " Timed from the target's own clocks (target, or derived: placed on the host clock through them) in some or all cycles: {}.",
             ids.join(", ")
         ));
     }
@@ -232,6 +257,9 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         "An estimate, not a measurement: each cycle's boot time less the time its console output takes on the wire, as if printing held the boot up for all of it (true of a polled UART; a buffered console hides part of it).".into(),
         quiet_rows,
     );
+    if let Some(s) = cost {
+        add(&s.id, s.title, s.note, s.rows);
+    }
     let mut bs = bootstage.rows("ms", Better::Lower);
     bs.sort_by(|a, b| first_mean(a).total_cmp(&first_mean(b)));
     add(
@@ -262,10 +290,18 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         sections.push(s);
     }
 
+    // A run's waterfall is of its loud cycles when it has any (they show the most).
     let waterfalls = oks
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| waterfall::of_median(i, c))
+        .filter_map(|(i, c)| {
+            let loud: Vec<&CycleRecord> = c
+                .iter()
+                .copied()
+                .filter(|r| r.console_kind() == CycleConsole::Loud)
+                .collect();
+            waterfall::of_median(i, if loud.is_empty() { c } else { &loud })
+        })
         .collect();
     Report {
         schema: REPORT_SCHEMA.into(),

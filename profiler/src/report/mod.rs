@@ -7,6 +7,7 @@
 //! [`waterfall`] lays one boot on one time axis; each format prints the same model, and the
 //! HTML page adds the pictures of [`svg`].
 
+pub mod console_cost;
 pub mod csv;
 pub mod guide;
 pub mod html;
