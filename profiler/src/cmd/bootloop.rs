@@ -282,6 +282,29 @@ pub(crate) fn now_rfc3339() -> String {
         .to_string()
 }
 
+/// A run with quiet cycles ends with its guide written (every format, in the run directory)
+/// and the console's cost printed: measured, and projected from the bytes.
+fn quiet_report(dir: &Path) -> anyhow::Result<()> {
+    use crate::report::{guide, tables};
+    let runs = super::report::load_runs(&[dir.to_path_buf()], false)?;
+    let r = guide::build(&runs, Some(guide::TOP));
+    let mut written = Vec::new();
+    for f in super::report::Format::ALL {
+        let path = dir.join(f.file_name());
+        crate::bootloop::run::write_atomic(&path, f.render(&r)?.as_bytes())?;
+        written.push(f.file_name());
+    }
+    if let Some(s) = r.sections.iter().find(|s| s.id == "console_cost") {
+        let t = tables::section(&r, s);
+        println!("== {}", t.title);
+        for row in &t.rows {
+            println!("{:<24} {}", row[0], row.get(1).map_or("", String::as_str));
+        }
+    }
+    println!("guide: {} in {}", written.join(", "), dir.display());
+    Ok(())
+}
+
 /// Runs the subcommand.
 pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -504,6 +527,9 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     })?;
 
     write_loop_summary(&mut std::io::stdout().lock(), run.records())?;
+    if opts.console != ConsoleMode::Loud {
+        quiet_report(run.path())?;
+    }
     println!("run: {}", run.path().display());
     drop(target);
     match end {
