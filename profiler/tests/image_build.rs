@@ -40,6 +40,10 @@ fn check_disk(disk: &Path, m: &Manifest) {
     let initrd = m.file("disk.img:/initrd.img").expect("initrd in manifest");
     assert!(initrd.size > 1 << 20);
     assert!(m.file("disk.img:/extlinux/extlinux.conf").is_some());
+    // The loud and the quiet U-Boot environment flash, one 64 MiB bank each.
+    for env in [image::ENV_LOUD, image::ENV_QUIET] {
+        assert_eq!(m.file(env).expect("environment flash").size, 64 << 20);
+    }
     assert!(
         bytes.windows(6).any(|w| w == b"append"),
         "extlinux.conf not on the disk"
@@ -123,6 +127,7 @@ fn boot_to_login(a: &image::ImageArtifacts) {
     let files = [
         ("u_boot".to_string(), a.u_boot.clone()),
         ("disk".to_string(), a.disk.clone()),
+        (image::UBOOT_ENV.to_string(), a.env_loud.clone()),
     ]
     .into_iter()
     .collect();
