@@ -200,14 +200,12 @@ pub fn write_loop_summary(out: &mut impl Write, records: &[CycleRecord]) -> io::
         .into_iter()
         .filter(|c| ok.iter().any(|r| r.console_kind() == *c))
         .collect();
-    let split = consoles.len() > 1;
-    for console in consoles
-        .iter()
-        .copied()
-        .filter(|_| split)
-        .map(Some)
-        .chain((!split).then_some(None))
-    {
+    let groups: Vec<Option<CycleConsole>> = if consoles.len() > 1 {
+        consoles.into_iter().map(Some).collect()
+    } else {
+        vec![None]
+    };
+    for console in groups {
         let these: Vec<&&CycleRecord> = ok
             .iter()
             .filter(|r| console.map_or(true, |c| r.console_kind() == c))

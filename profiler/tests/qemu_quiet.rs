@@ -27,6 +27,21 @@ fn stage<'a>(r: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no stage {id} in {r}"))
 }
 
+/// The bootstage marks of a cycle record, `(name, µs)`.
+fn record_bootstage(r: &Value) -> Vec<(String, u64)> {
+    r["bootstage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["name"].as_str().unwrap().to_string(),
+                b["mark_us"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// The bootstage lines of a collection capture, as the target printed them.
 fn collected_bootstage(log: &Path) -> Vec<(String, u64)> {
     let text = std::fs::read_to_string(log).unwrap();
@@ -106,17 +121,7 @@ fn qemu_loud_and_quiet_cycles_agree() {
             for id in ids {
                 assert_eq!(stage(r, id)["clock"], "derived", "{id}");
             }
-            let bs: Vec<(String, u64)> = r["bootstage"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| {
-                    (
-                        b["name"].as_str().unwrap().to_string(),
-                        b["mark_us"].as_u64().unwrap(),
-                    )
-                })
-                .collect();
+            let bs = record_bootstage(r);
             assert_eq!(bs, dt, "the record's bootstage is the device tree's");
             // U-Boot: from its first mark after reset to its hand-off, on its own timer.
             let first = dt.iter().find(|m| m.0 != "reset").unwrap().1;
@@ -154,17 +159,7 @@ fn qemu_loud_and_quiet_cycles_agree() {
                 "counter offset: sync {sync_c} vs console {console_c}, stated error {err}"
             );
             // The device tree holds the records the console's report printed.
-            let bs: Vec<(String, u64)> = r["bootstage"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| {
-                    (
-                        b["name"].as_str().unwrap().to_string(),
-                        b["mark_us"].as_u64().unwrap(),
-                    )
-                })
-                .collect();
+            let bs = record_bootstage(r);
             assert_eq!(
                 bs, dt,
                 "the console's bootstage report is the device tree's"

@@ -6,13 +6,12 @@
 use super::error::BootLoopError;
 use super::options::LoopOptions;
 use super::run::{
-    collect_log_name, CollectRecord, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming,
-    RunDir,
+    collect_log_name, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming, RunDir,
 };
 use super::watch::Watch;
 use crate::capture::{CaptureError, CaptureWriter};
 use crate::collect::merge::{self, Alignment};
-use crate::collect::{collect, Collected, SYNC_MARK};
+use crate::collect::{collect, CollectRecord, Collected, SYNC_MARK};
 use crate::lab::console::reopen_within;
 use crate::lab::process::sleep_until;
 use crate::lab::{ConsoleEvent, Target};
@@ -247,58 +246,19 @@ pub fn run_cycle(
         });
     }
     // The target's records, read back after the ready mark (not part of the boot).
-    let mut collected = None;
-    let mut alignment = None;
     let mut boot = boot;
-    if failure.is_none() && opts.collects(cycle) {
-        match read_back(target, run, cycle, cap.t0, opts, profile) {
-            Ok(c) => {
-                let mut a = c.sync.as_ref().map(Alignment::from_sync);
-                if console == CycleConsole::Quiet {
-                    match &a {
-                        Some(al) if al.printk_offset_s.is_some() => {
-                            boot = merge::quiet_boot(&boot, &c, al);
-                        }
-                        _ => {
-                            failure = Some(Failure {
-                                reason: FailureReason::Collect,
-                                detail: format!(
-                                    "no {SYNC_MARK} line in the collected kernel log, so the \
-                                     quiet boot's kernel cannot be placed on the host clock{}",
-                                    if c.notes.is_empty() {
-                                        String::new()
-                                    } else {
-                                        format!(" ({})", c.notes.join("; "))
-                                    }
-                                ),
-                            });
-                        }
-                    }
-                } else if let Some(a) = a.as_mut() {
-                    a.check_against(&boot);
-                }
-                alignment = a;
-                collected = Some(CollectRecord {
-                    log: collect_log_name(cycle),
-                    window_s: c.window_s,
-                    sync: c.sync.clone(),
-                    dmesg_lines: c.dmesg_lines,
-                    bootstage_marks: c.bootstage.len(),
-                    systemd: c.systemd.is_some(),
-                    notes: c.notes.clone(),
-                });
-            }
-            Err(e) if console == CycleConsole::Quiet => {
-                failure = Some(Failure {
-                    reason: FailureReason::Collect,
-                    detail: format!("reading the target's records back: {e}"),
-                });
-            }
-            Err(e) => boot
-                .warnings
-                .push(format!("collect: reading the target's records back: {e}")),
-        }
-    }
+    let (alignment, collected) = if failure.is_none() && opts.collects(cycle) {
+        let read = read_back(target, run, cycle, cap.t0, opts, profile);
+        take_read_back(
+            read,
+            console,
+            &mut boot,
+            &mut failure,
+            collect_log_name(cycle),
+        )
+    } else {
+        (None, None)
+    };
     host.cycle_wall_s = wall0.elapsed().as_secs_f64();
     host.overhead_s = host.cycle_wall_s - host.ready_s.unwrap_or(host.end_s);
     let mut rec = CycleRecord::new(cycle, boot, host, failure);
@@ -308,6 +268,57 @@ pub fn run_cycle(
     rec.collected = collected;
     run.append(rec.clone())?;
     Ok(CycleEnd::Recorded(Box::new(rec)))
+}
+
+/// Puts a read-back into the cycle: a quiet cycle's boot is rebuilt from it (and fails without
+/// the sync that places its kernel on the host clock, or without the read-back), a loud
+/// cycle's alignment is checked against its console (a failed read-back is a warning).
+fn take_read_back(
+    read: Result<Collected, ShellError>,
+    console: CycleConsole,
+    boot: &mut Boot,
+    failure: &mut Option<Failure>,
+    log: String,
+) -> (Option<Alignment>, Option<CollectRecord>) {
+    let c = match read {
+        Ok(c) => c,
+        Err(e) => {
+            let detail = format!("reading the target's records back: {e}");
+            match console {
+                CycleConsole::Quiet => {
+                    *failure = Some(Failure {
+                        reason: FailureReason::Collect,
+                        detail,
+                    })
+                }
+                CycleConsole::Loud => boot.warnings.push(format!("collect: {detail}")),
+            }
+            return (None, None);
+        }
+    };
+    let mut a = c.sync.as_ref().map(Alignment::from_sync);
+    match (console, a.as_mut()) {
+        (CycleConsole::Loud, Some(a)) => a.check_against(boot),
+        (CycleConsole::Loud, None) => {}
+        (CycleConsole::Quiet, Some(al)) if al.printk_offset_s.is_some() => {
+            *boot = merge::quiet_boot(boot, &c, al);
+        }
+        (CycleConsole::Quiet, _) => {
+            let notes = if c.notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", c.notes.join("; "))
+            };
+            *failure = Some(Failure {
+                reason: FailureReason::Collect,
+                detail: format!(
+                    "no {SYNC_MARK} line in the collected kernel log, so the quiet boot's \
+                     kernel cannot be placed on the host clock{notes}"
+                ),
+            });
+        }
+    }
+    (a, Some(c.record(log)))
 }
 
 /// Logs in on the booted board and collects its records, the session captured to the cycle's

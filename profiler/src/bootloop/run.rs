@@ -17,7 +17,7 @@
 //! (`cycle-NNNN.log.incomplete[.K]`, kept for inspection) and redoes that cycle.
 
 use crate::collect::merge::Alignment;
-use crate::collect::SyncPoint;
+use crate::collect::CollectRecord;
 use crate::lab::latency::LatencyTimer;
 use bootlog_parser::model::{Boot, BOOT_SCHEMA};
 use serde::{Deserialize, Serialize};
@@ -333,27 +333,6 @@ impl CycleConsole {
             CycleConsole::Quiet => "quiet",
         }
     }
-}
-
-/// What was read back from the target after the ready mark.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CollectRecord {
-    /// The session's capture, relative to the run directory.
-    pub log: String,
-    /// Host seconds since power-on when the session began and ended (not part of the boot).
-    pub window_s: (f64, f64),
-    /// The clock tie.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub sync: Option<SyncPoint>,
-    /// Lines of the kernel log.
-    pub dmesg_lines: u64,
-    /// Bootstage marks found in the device tree.
-    pub bootstage_marks: usize,
-    /// Whether `systemd-analyze` answered.
-    pub systemd: bool,
-    /// What could not be collected, and why.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub notes: Vec<String>,
 }
 
 /// One line of `boots.jsonl` (`perfguide/boot/v1`).

@@ -288,12 +288,9 @@ fn quiet_report(dir: &Path) -> anyhow::Result<()> {
     use crate::report::{guide, tables};
     let runs = super::report::load_runs(&[dir.to_path_buf()], false)?;
     let r = guide::build(&runs, Some(guide::TOP));
-    let mut written = Vec::new();
-    for f in super::report::Format::ALL {
-        let path = dir.join(f.file_name());
-        crate::bootloop::run::write_atomic(&path, f.render(&r)?.as_bytes())?;
-        written.push(f.file_name());
-    }
+    let formats = super::report::Format::ALL;
+    super::report::write_formats(&r, &formats, dir)?;
+    let written: Vec<&str> = formats.iter().map(|f| f.file_name()).collect();
     if let Some(s) = r.sections.iter().find(|s| s.id == "console_cost") {
         let t = tables::section(&r, s);
         println!("== {}", t.title);

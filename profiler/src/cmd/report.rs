@@ -3,7 +3,7 @@
 use crate::bootloop::run::write_atomic;
 use crate::report::{self, load::RunData, model::Report};
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -151,12 +151,19 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let written = write_formats(&r, &formats, &out)?;
+    let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    eprintln!("perfguide: wrote {}", names.join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the guide `r` in each of `formats` into `dir` (atomically); returns the files.
+pub fn write_formats(r: &Report, formats: &[Format], dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for f in formats {
-        let path = out.join(f.file_name());
-        write_atomic(&path, f.render(&r)?.as_bytes())?;
-        written.push(path.display().to_string());
+        let path = dir.join(f.file_name());
+        write_atomic(&path, f.render(r)?.as_bytes())?;
+        written.push(path);
     }
-    eprintln!("perfguide: wrote {}", written.join(", "));
-    Ok(ExitCode::SUCCESS)
+    Ok(written)
 }

@@ -18,7 +18,7 @@
 //! kernel's first moments out: a warning says so.
 
 use super::{Collected, SyncPoint};
-use bootlog_parser::model::{Clock, Stage, StageId};
+use bootlog_parser::model::{BootstageRecord, Clock, Stage, StageId};
 use bootlog_parser::Boot;
 use serde::{Deserialize, Serialize};
 
@@ -65,11 +65,7 @@ impl Alignment {
     /// Adds what a loud cycle's console says of the same offsets.
     pub fn check_against(&mut self, console: &Boot) {
         self.console_printk_offset_s = console.printk_offset_s;
-        let handoff = console
-            .bootstage
-            .iter()
-            .find(|r| r.name == HANDOFF)
-            .map(|r| r.mark_us as f64 / 1e6);
+        let handoff = handoff_s(&console.bootstage);
         let starting = console.mark("starting_kernel").and_then(|m| m.host_s);
         if let (Some(h), Some(s)) = (handoff, starting) {
             self.console_counter_offset_s = Some(s - h);
@@ -79,6 +75,14 @@ impl Alignment {
 
 /// U-Boot's last bootstage mark before Linux runs.
 pub const HANDOFF: &str = "start_kernel";
+
+/// The hand-off mark's time on U-Boot's timer, seconds.
+fn handoff_s(records: &[BootstageRecord]) -> Option<f64> {
+    records
+        .iter()
+        .find(|r| r.name == HANDOFF)
+        .map(|r| r.mark_us as f64 / 1e6)
+}
 
 fn stage(id: StageId, start: Option<f64>, end: Option<f64>, dur: Option<f64>) -> Stage {
     let duration_s = dur.or(match (start, end) {
@@ -113,12 +117,7 @@ pub fn quiet_boot(console: &Boot, c: &Collected, a: &Alignment) -> Boot {
         .iter()
         .find(|r| r.name != "reset" && r.mark_us > 0)
         .map(|r| r.mark_us as f64 / 1e6);
-    let handoff = c
-        .bootstage
-        .iter()
-        .find(|r| r.name == HANDOFF)
-        .or(c.bootstage.last())
-        .map(|r| r.mark_us as f64 / 1e6);
+    let handoff = handoff_s(&c.bootstage).or(c.bootstage.last().map(|r| r.mark_us as f64 / 1e6));
     let on_host = |t: Option<f64>, off: Option<f64>| Some(t? + off?);
     let uboot_start = on_host(first, off_c);
     let uboot_end = on_host(handoff, off_c);
@@ -201,7 +200,7 @@ pub fn quiet_boot(console: &Boot, c: &Collected, a: &Alignment) -> Boot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bootlog_parser::model::{BootstageRecord, Mark};
+    use bootlog_parser::model::Mark;
     use bootlog_parser::BoardProfile;
 
     fn rec(name: &str, us: u64) -> BootstageRecord {

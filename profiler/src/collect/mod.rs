@@ -102,6 +102,42 @@ pub struct Collected {
     pub window_s: (f64, f64),
 }
 
+/// What was read back from the target after the ready mark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CollectRecord {
+    /// The session's capture, relative to the run directory.
+    pub log: String,
+    /// Host seconds since power-on when the session began and ended (not part of the boot).
+    pub window_s: (f64, f64),
+    /// The clock tie.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sync: Option<SyncPoint>,
+    /// Lines of the kernel log.
+    pub dmesg_lines: u64,
+    /// Bootstage marks found in the device tree.
+    pub bootstage_marks: usize,
+    /// Whether `systemd-analyze` answered.
+    pub systemd: bool,
+    /// What could not be collected, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub notes: Vec<String>,
+}
+
+impl Collected {
+    /// What the cycle record keeps of it; `log` is the session's capture.
+    pub fn record(&self, log: String) -> CollectRecord {
+        CollectRecord {
+            log,
+            window_s: self.window_s,
+            sync: self.sync.clone(),
+            dmesg_lines: self.dmesg_lines,
+            bootstage_marks: self.bootstage.len(),
+            systemd: self.systemd.is_some(),
+            notes: self.notes.clone(),
+        }
+    }
+}
+
 /// Logs in on `shell` and collects everything; a command that fails leaves a note, only a
 /// console or shell failure is an error.
 pub fn collect(shell: &mut Shell<'_>, profile: &BoardProfile) -> Result<Collected, ShellError> {
@@ -219,14 +255,16 @@ pub fn parse_dmesg(lines: &[String], profile: &BoardProfile) -> (Option<Boot>, K
     let mut text = String::new();
     let mut marks = KmsgMarks::default();
     for l in lines {
-        let body = l.split_once(']').map_or("", |(_, b)| b.trim());
-        if body == SYNC_MARK {
-            marks.sync = printk_stamp(l).or(marks.sync);
-            continue;
-        }
-        if body.starts_with(COUNTER_MARK) {
-            marks.counter = printk_stamp(l).or(marks.counter);
-            continue;
+        if let Some(p) = bootlog_parser::linux::printk(l) {
+            let msg = p.msg.trim();
+            if msg == SYNC_MARK {
+                marks.sync = Some(p.ts);
+                continue;
+            }
+            if msg.starts_with(COUNTER_MARK) {
+                marks.counter = Some(p.ts);
+                continue;
+            }
         }
         text.push_str(l);
         text.push('\n');
@@ -235,13 +273,6 @@ pub fn parse_dmesg(lines: &[String], profile: &BoardProfile) -> (Option<Boot>, K
         .into_iter()
         .next();
     (boot, marks)
-}
-
-/// The `[   1.234567]` stamp at the start of a kernel log line.
-fn printk_stamp(line: &str) -> Option<f64> {
-    let rest = line.trim_start().strip_prefix('[')?;
-    let (num, _) = rest.split_once(']')?;
-    num.trim().parse().ok()
 }
 
 /// The [`BOOTSTAGE`] output: marks in time order (with the time since the previous one), and
