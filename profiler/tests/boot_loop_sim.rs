@@ -824,3 +824,124 @@ fn serial_latency_timer_is_set_to_one_ms_or_warned_about() {
     assert!(m.get("latency_timer").is_none(), "{m}");
     assert!(!stderr.contains("latency"), "{stderr}");
 }
+
+/// A quiet board: the replay of a real quiet boot of the QEMU reference board (4 console lines
+/// to its login prompt), then its records answered from the files read back from that boot
+/// (`tests/data/quiet/`), with the kernel log's and the generic timer's zeros at known times
+/// after power-on. The merged stages are checked against values computed by hand from the
+/// files and those offsets.
+#[test]
+fn quiet_board_is_read_back_and_merged() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/quiet");
+    // The offsets measured in that boot (its record's alignment), rounded.
+    let (printk_offset, counter_offset) = (0.474, 0.025);
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = SimBoard::start(
+        tmp.path(),
+        &[
+            "--log",
+            &data.join("cycle.log").display().to_string(),
+            "--from-line",
+            "1",
+            "--shell",
+            &data.display().to_string(),
+            "--printk-offset",
+            &printk_offset.to_string(),
+            "--counter-offset",
+            &counter_offset.to_string(),
+        ],
+    );
+    let board = sim.board_file(&sim.serial_console(), None);
+    let out = tmp.path().join("run");
+    let o = run(boot_loop(
+        &board,
+        &out,
+        &["--cycles", "2", "--console", "quiet", "--timeout", "20"],
+    ));
+    assert_eq!(o.status.code(), Some(0), "every cycle completes");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("its image must be built quiet"), "{stderr}");
+
+    // By hand from the files: the bootstage marks as the target printed them (4 bytes,
+    // big-endian, µs), and `Run /init` at 1.156189 s in the kernel log.
+    let bs = std::fs::read_to_string(data.join("bootstage.txt")).unwrap();
+    let mark = |name: &str| -> f64 {
+        let l = bs
+            .lines()
+            .find(|l| l.ends_with(&format!(" {name}")) && l.contains(" mark "))
+            .unwrap();
+        let b: Vec<u32> = l
+            .split_whitespace()
+            .skip(2)
+            .take(4)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) as f64 / 1e6
+    };
+    let (first, handoff, init) = (mark("board_init_f"), mark("start_kernel"), 1.156189);
+    for r in records(&out) {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["console"], "quiet");
+        let a = &r["alignment"];
+        let err = a["error_s"].as_f64().unwrap();
+        // The board starts during the power-on command: its clocks' zeros are later than
+        // the offsets by up to that command's time.
+        let late = r["host"]["power_on_s"].as_f64().unwrap();
+        let tol = err + late + 0.002;
+        let near = |got: &Value, want: f64, what: &str| {
+            let g = got.as_f64().unwrap_or_else(|| panic!("{what}: {got}"));
+            assert!(
+                (g - want).abs() <= tol,
+                "{what}: {g} vs {want} by hand (tolerance {tol}); {r}"
+            );
+        };
+        near(
+            &a["printk_offset_s"],
+            printk_offset + late / 2.0,
+            "printk offset",
+        );
+        near(
+            &a["counter_offset_s"],
+            counter_offset + late / 2.0,
+            "counter offset",
+        );
+        // The generic timer is tied to printk on the target itself: to the microsecond.
+        let tie = a["counter_offset_s"].as_f64().unwrap() - a["printk_offset_s"].as_f64().unwrap();
+        assert!(
+            (tie - (counter_offset - printk_offset)).abs() < 2e-6,
+            "{tie}"
+        );
+        let st = |id: &str| {
+            r["stages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == id)
+                .unwrap_or_else(|| panic!("no {id}: {r}"))
+                .clone()
+        };
+        near(
+            &st("rom")["end_s"],
+            counter_offset + late / 2.0 + first,
+            "rom end",
+        );
+        near(
+            &st("uboot")["end_s"],
+            counter_offset + late / 2.0 + handoff,
+            "uboot end",
+        );
+        assert!((st("uboot")["duration_s"].as_f64().unwrap() - (handoff - first)).abs() < 1e-9);
+        near(
+            &st("kernel")["end_s"],
+            printk_offset + late / 2.0 + init,
+            "kernel end",
+        );
+        assert_eq!(st("userspace")["end_s"], r["host"]["ready_s"]);
+        assert_eq!(r["kernel"]["init_ts_s"].as_f64(), Some(init));
+        assert_eq!(r["bootstage"].as_array().unwrap().len(), 11);
+        let notes = r["collected"]["notes"].as_array().unwrap();
+        assert!(notes
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("systemd: not on the target")));
+    }
+}

@@ -15,12 +15,21 @@
 //! perfguide-simboard serve --dir D --log capture.log [--from-line A] [--to-line B]
 //!     [--scale F] [--silent] [--garbage] [--panic-after-line N] [--reset-after-line N]
 //!     [--unplug-after-line N [--unplug-in-power-on K] [--unplug-for S]] [--lifetime S]
+//!     [--shell S --printk-offset P --counter-offset C]
 //! perfguide-simboard power on|off D
 //! ```
+//! `--shell S` makes it a quiet board that kept its records: after the replay (a quiet capture
+//! ending at its login prompt) it answers a login and the read-back commands of
+//! `perfguide::collect` from the files of S (`dmesg.txt`, `bootstage.txt`), as a target would:
+//! the kernel log marker and `perfguide-counter` are stamped on its own clocks, printk at
+//! `--printk-offset` seconds after power-on and the generic timer (62.5 MHz) at
+//! `--counter-offset`; any other command is not found (exit status 127).
+//!
 //! Every power command is appended to `D/power.log` (`on` / `off`), every unplug and replug
 //! to `D/usb.log` (`unplugged` / `replugged`).
 
 use bootlog_parser::capture::parse_line;
+use perfguide::collect::{BOOTSTAGE, COUNTER, COUNTER_MARK, DMESG, SYNC, SYNC_MARK, WIDE};
 use perfguide::lab::process::sleep_until;
 use serialport::{SerialPort, TTYPort};
 use std::io::{BufRead, BufReader, Write};
@@ -47,6 +56,9 @@ struct Opts {
     unplug_in_power_on: usize,
     unplug_for: f64,
     lifetime: f64,
+    shell: Option<PathBuf>,
+    printk_offset: f64,
+    counter_offset: f64,
 }
 
 /// One timed write: wait `delay`, write `bytes`.
@@ -145,7 +157,15 @@ impl Board {
             .unplug_after
             .filter(|_| self.power_ons == self.opts.unplug_in_power_on);
         let unplug = self.unplug.clone();
+        let shell = match &self.opts.shell {
+            Some(dir) => Some((
+                Target::load(dir, self.opts.printk_offset, self.opts.counter_offset)?,
+                master.try_clone_native().map_err(|e| e.to_string())?,
+            )),
+            None => None,
+        };
         let h = std::thread::spawn(move || {
+            let start = Instant::now();
             if garbage {
                 let _ = w.write_all(b"\x00\xff\xfe\x80");
             }
@@ -183,9 +203,117 @@ impl Board {
                     }
                 }
             }
+            if let Some((mut target, mut r)) = shell {
+                target.serve(start, &mut r, &mut w, &st);
+            }
         });
         self.replay = Some((stop, h));
         Ok(())
+    }
+}
+
+/// The 62.5 MHz generic timer of QEMU virt.
+const CNTFRQ: u64 = 62_500_000;
+
+/// A booted quiet board's shell: its kept records, and its clocks' zeros after power-on.
+struct Target {
+    dmesg: Vec<String>,
+    bootstage: Vec<String>,
+    printk_offset: f64,
+    counter_offset: f64,
+    /// Lines written to the kernel log since the boot, `(printk, text)`.
+    kmsg: Vec<(f64, String)>,
+}
+
+impl Target {
+    fn load(dir: &Path, printk_offset: f64, counter_offset: f64) -> Result<Target, String> {
+        let read = |name: &str| {
+            std::fs::read_to_string(dir.join(name))
+                .map(|t| t.lines().map(str::to_string).collect())
+                .map_err(|e| format!("{}: {e}", dir.join(name).display()))
+        };
+        Ok(Target {
+            dmesg: read("dmesg.txt")?,
+            bootstage: read("bootstage.txt")?,
+            printk_offset,
+            counter_offset,
+            kmsg: Vec::new(),
+        })
+    }
+
+    /// A command's output lines and exit status, at `t` seconds after power-on.
+    fn run(&mut self, command: &str, t: f64) -> (Vec<String>, i32) {
+        let printk = t - self.printk_offset;
+        match command {
+            WIDE => (vec![], 0),
+            SYNC => {
+                self.kmsg.push((printk, SYNC_MARK.to_string()));
+                (vec![], 0)
+            }
+            COUNTER => {
+                let count = ((t - self.counter_offset) * CNTFRQ as f64) as u64;
+                let line = format!("{COUNTER_MARK} cntvct {count} cntfrq {CNTFRQ}");
+                self.kmsg.push((printk, line.clone()));
+                (vec![line, format!("{:.2} 0.00", printk)], 0)
+            }
+            DMESG => {
+                let mut out = self.dmesg.clone();
+                out.extend(self.kmsg.iter().map(|(ts, m)| format!("[{ts:12.6}] {m}")));
+                (out, 0)
+            }
+            BOOTSTAGE => (self.bootstage.clone(), 0),
+            other => {
+                let word = other.split_whitespace().next().unwrap_or_default();
+                (vec![format!("-sh: {word}: not found")], 127)
+            }
+        }
+    }
+
+    /// Answers the console from the login prompt on: echoes what is typed, logs in whoever
+    /// gives a name, runs each line (`<command>; echo "<exit word>"" <n> $?"`).
+    fn serve(&mut self, start: Instant, r: &mut TTYPort, w: &mut TTYPort, stop: &AtomicBool) {
+        use std::io::Read;
+        let _ = r.set_timeout(Duration::from_millis(20));
+        let mut logged_in = false;
+        let mut line = Vec::new();
+        let mut buf = [0u8; 256];
+        while !stop.load(Ordering::Relaxed) {
+            let n = match r.read(&mut buf) {
+                Ok(0) => continue,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => continue,
+                Err(_) => return,
+            };
+            for &b in &buf[..n] {
+                if b != b'\r' {
+                    line.push(b);
+                    let _ = w.write_all(&[b]);
+                    continue;
+                }
+                let typed = String::from_utf8_lossy(&line).trim().to_string();
+                line.clear();
+                let mut out = String::from("\r\n");
+                if !logged_in {
+                    if typed.is_empty() {
+                        out.push_str("perfguide-qemu login: ");
+                    } else {
+                        logged_in = true;
+                        out.push_str("# ");
+                    }
+                } else if let Some((command, exit)) = typed.split_once("; echo ") {
+                    let (lines, status) = self.run(command, start.elapsed().as_secs_f64());
+                    for l in lines {
+                        out.push_str(&l);
+                        out.push_str("\r\n");
+                    }
+                    out.push_str(&exit.replace('"', "").replace("$?", &status.to_string()));
+                    out.push_str("\r\n# ");
+                } else {
+                    out.push_str("# ");
+                }
+                let _ = w.write_all(out.as_bytes());
+            }
+        }
     }
 }
 
@@ -347,6 +475,9 @@ fn parse_serve(a: &[String]) -> Result<Opts, String> {
             "--unplug-after-line" => o.unplug_after = Some(num(val(i)?)? as usize),
             "--unplug-in-power-on" => o.unplug_in_power_on = num(val(i)?)? as usize,
             "--unplug-for" => o.unplug_for = num(val(i)?)?,
+            "--shell" => o.shell = Some(PathBuf::from(val(i)?)),
+            "--printk-offset" => o.printk_offset = num(val(i)?)?,
+            "--counter-offset" => o.counter_offset = num(val(i)?)?,
             "--silent" => {
                 o.silent = true;
                 i += 1;
