@@ -183,6 +183,8 @@ check_layer_alone() {
 	cmp "$BENCH" "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" ||
 		fail "the layer's perfguide-bench differs from images/target/perfguide-bench: cp images/target/perfguide-bench meta-perfguide/recipes-benchmark/perfguide-bench/files/"
 	[ -x "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" ] || fail "the layer's perfguide-bench is not executable"
+	cmp "$REPO/images/target/src/perfguide-counter.c" "$LAYER/recipes-benchmark/perfguide-counter/files/perfguide-counter.c" ||
+		fail "the layer's perfguide-counter.c differs from images/target/src/: cp images/target/src/perfguide-counter.c meta-perfguide/recipes-benchmark/perfguide-counter/files/"
 }
 
 check_license_checksums() {
@@ -199,6 +201,11 @@ check_license_checksums() {
 	# The file the recipe fetches: the layer's copy (check_layer_alone keeps it the runner).
 	have=$(sed -n "${begin},${end}p" "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" | md5sum | cut -d' ' -f1)
 	[ "$have" = "$md5" ] || fail "perfguide-bench lines $begin-$end: md5 $have, recipe says $md5"
+	# perfguide-counter: its first line (the SPDX identifier).
+	bb=$LAYER/recipes-benchmark/perfguide-counter/perfguide-counter_1.0.bb
+	md5=$(sed -n 's/^LIC_FILES_CHKSUM = "file:\/\/perfguide-counter.c;beginline=1;endline=1;md5=\([0-9a-f]*\)"$/\1/p' "$bb")
+	have=$(sed -n 1p "$LAYER/recipes-benchmark/perfguide-counter/files/perfguide-counter.c" | md5sum | cut -d' ' -f1)
+	[ "$have" = "$md5" ] || fail "perfguide-counter.c line 1: md5 $have, recipe says '$md5'"
 	# perfguide: COPYING.MIT of the layer, in the source tree.
 	bb=$LAYER/recipes-devtools/perfguide/perfguide_git.bb
 	md5=$(sed -n 's/^LIC_FILES_CHKSUM = "file:\/\/meta-perfguide\/COPYING.MIT;md5=\([0-9a-f]*\)"$/\1/p' "$bb")

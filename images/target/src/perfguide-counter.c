@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide-counter: reads the arm64 generic timer's virtual count and its frequency and
  * writes them to the kernel log (/dev/kmsg, where the line gets its printk stamp a few
