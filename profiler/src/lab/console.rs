@@ -14,10 +14,13 @@
 //! - `kind = "tcp"`, `address = "host:port"`: a raw TCP console such as ser2net;
 //! - `kind = "command"`, `argv = [...]`: a program whose stdout is the console (no shell unless
 //!   the argv says `sh -c`), e.g. `["picocom", "-q", "/dev/ttyUSB0"]` or
-//!   `["ssh", "lab", "cat /dev/ttyUSB0"]`.
+//!   `["ssh", "lab", "cat /dev/ttyUSB0"]`;
+//! - `kind = "labgrid"`: the network serial port of the labgrid place that `[power]` names,
+//!   telnet (RFC 2217, ser2net) or raw TCP as the exporter says ([`super::labgrid`]).
 
 use super::latency::{self, LatencyError, LatencyTimer};
 use super::process::{exit_status, own_process_group, quote_argv, ChildStdout};
+use super::telnet::{self, TelnetReader, TelnetWriter};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -210,6 +213,7 @@ pub(crate) fn recv_from(
 enum Source {
     Serial { device: String, baud: u32 },
     Tcp { address: String },
+    Telnet { address: String },
     Command { argv: Vec<String> },
 }
 
@@ -238,6 +242,14 @@ impl StreamConsole {
     /// Connects to a raw TCP console (`host:port`).
     pub fn tcp(address: &str) -> Result<Self, ConsoleError> {
         Self::open(Source::Tcp {
+            address: address.into(),
+        })
+    }
+
+    /// Connects to a telnet console (`host:port`): a network serial port of ser2net, whose
+    /// negotiation [`telnet`] answers and removes.
+    pub fn telnet(address: &str) -> Result<Self, ConsoleError> {
+        Self::open(Source::Telnet {
             address: address.into(),
         })
     }
@@ -332,6 +344,28 @@ impl StreamConsole {
                     Box::new(move || format!("tcp console {a}: connection closed by peer")),
                 )
             }
+            Source::Telnet { address } => {
+                let err = |source| ConsoleError::Tcp {
+                    address: address.clone(),
+                    source,
+                };
+                let mut s = TcpStream::connect(address.as_str()).map_err(err)?;
+                s.set_nodelay(true).map_err(err)?;
+                s.set_read_timeout(Some(Duration::from_millis(100)))
+                    .map_err(err)?;
+                s.write_all(&telnet::opening()).map_err(err)?;
+                let reply = s.try_clone().map_err(err)?;
+                self.writer = Some(Box::new(TelnetWriter(s.try_clone().map_err(err)?)));
+                let a = address.clone();
+                spawn_reader(
+                    TelnetReader::new(s, reply),
+                    tx,
+                    stop,
+                    open,
+                    name,
+                    Box::new(move || format!("telnet console {a}: connection closed by peer")),
+                )
+            }
             Source::Command { argv } => {
                 let err = |source| ConsoleError::Command {
                     command: quote_argv(argv),
@@ -395,6 +429,7 @@ impl Console for StreamConsole {
         match &self.source {
             Source::Serial { device, baud } => format!("serial {device} {baud} 8N1"),
             Source::Tcp { address } => format!("tcp {address}"),
+            Source::Telnet { address } => format!("telnet {address}"),
             Source::Command { argv } => format!("command `{}`", quote_argv(argv)),
         }
     }
