@@ -87,6 +87,8 @@ pub enum ConsoleConfig {
         /// `argv`; no shell is involved.
         argv: Vec<String>,
     },
+    /// `kind = "labgrid"`: the network serial port of the place `[power]` names.
+    Labgrid {},
 }
 
 /// The `[power]` table.
@@ -111,12 +113,17 @@ pub enum PowerConfig {
         /// `timeout_s`, limit per command, 30 s when not given.
         timeout_s: f64,
     },
-    /// `driver = "labgrid"`: a labgrid place.
+    /// `driver = "labgrid"`: a labgrid place, acquired for the run.
     Labgrid {
         /// `place`: the place name.
         place: String,
+        /// `coordinator`, `host:port`; when not given, labgrid-client's own default
+        /// (`LG_COORDINATOR`, else 127.0.0.1:20408).
+        coordinator: Option<String>,
         /// `settle_s`, off time, 1 s when not given.
         settle_s: f64,
+        /// `timeout_s`, limit per labgrid-client command, 30 s when not given.
+        timeout_s: f64,
     },
 }
 
@@ -128,6 +135,7 @@ enum ConsoleKind {
     Serial,
     Tcp,
     Command,
+    Labgrid,
 }
 
 /// `[console]` as written: every key of every kind, each read with its own type (so a
@@ -162,6 +170,7 @@ struct PowerTable {
     settle_s: Option<f64>,
     timeout_s: Option<f64>,
     place: Option<String>,
+    coordinator: Option<String>,
 }
 
 /// An error when a key of `given` (name, present) is set that `allowed` does not list.
@@ -214,6 +223,10 @@ impl TryFrom<ConsoleTable> for ConsoleConfig {
                     argv: need(t.argv, what, "argv")?,
                 }
             }
+            ConsoleKind::Labgrid => {
+                only("kind = \"labgrid\"", &given, &[])?;
+                ConsoleConfig::Labgrid {}
+            }
         })
     }
 }
@@ -229,6 +242,7 @@ impl TryFrom<PowerTable> for PowerConfig {
             ("settle_s", t.settle_s.is_some()),
             ("timeout_s", t.timeout_s.is_some()),
             ("place", t.place.is_some()),
+            ("coordinator", t.coordinator.is_some()),
         ];
         Ok(match t.driver {
             PowerKind::Qemu => {
@@ -253,10 +267,16 @@ impl TryFrom<PowerTable> for PowerConfig {
             }
             PowerKind::Labgrid => {
                 let what = "driver = \"labgrid\"";
-                only(what, &given, &["place", "settle_s"])?;
+                only(
+                    what,
+                    &given,
+                    &["place", "coordinator", "settle_s", "timeout_s"],
+                )?;
                 PowerConfig::Labgrid {
                     place: need(t.place, what, "place")?,
+                    coordinator: t.coordinator,
                     settle_s: t.settle_s.unwrap_or(1.0),
+                    timeout_s: t.timeout_s.unwrap_or(30.0),
                 }
             }
         })
@@ -548,6 +568,51 @@ impl Board {
             }
             c => Ok(c),
         }
+    }
+
+    /// The board as a labgrid place: `[power]` becomes `driver = "labgrid"` with `place` (the
+    /// coordinator and off time kept from a labgrid `[power]`, the off time from any other),
+    /// `[console]` the place's network serial port. The profile's text says so too, so that a
+    /// run's `run.json` holds the board as it was driven.
+    pub fn on_place(&mut self, place: &str) -> Result<(), ProfileError> {
+        let (coordinator, settle_s, timeout_s) = match &self.lab.power {
+            Some(PowerConfig::Labgrid {
+                coordinator,
+                settle_s,
+                timeout_s,
+                ..
+            }) => (coordinator.clone(), *settle_s, *timeout_s),
+            Some(PowerConfig::Command { settle_s, .. } | PowerConfig::Qemu { settle_s }) => {
+                (None, *settle_s, 30.0)
+            }
+            None => (None, 1.0, 30.0),
+        };
+        let mut doc: toml::Table =
+            toml::from_str(&self.text).map_err(|error| ProfileError::Toml {
+                source_name: self.source.clone(),
+                error: Box::new(error),
+            })?;
+        let mut power = toml::Table::new();
+        power.insert("driver".into(), "labgrid".into());
+        power.insert("place".into(), place.into());
+        if let Some(c) = &coordinator {
+            power.insert("coordinator".into(), c.as_str().into());
+        }
+        power.insert("settle_s".into(), settle_s.into());
+        power.insert("timeout_s".into(), timeout_s.into());
+        let mut console = toml::Table::new();
+        console.insert("kind".into(), "labgrid".into());
+        doc.insert("power".into(), power.into());
+        doc.insert("console".into(), console.into());
+        self.text = toml::to_string(&doc).map_err(|e| self.invalid(e.to_string()))?;
+        self.lab.power = Some(PowerConfig::Labgrid {
+            place: place.to_string(),
+            coordinator,
+            settle_s,
+            timeout_s,
+        });
+        self.lab.console = Some(ConsoleConfig::Labgrid {});
+        Ok(())
     }
 
     /// Whether the board is powered by starting QEMU (`[power] driver = "qemu"`).

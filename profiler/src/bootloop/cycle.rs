@@ -6,7 +6,8 @@
 use super::error::BootLoopError;
 use super::options::LoopOptions;
 use super::run::{
-    collect_log_name, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming, RunDir,
+    collect_log_name, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming, PowerZero,
+    RunDir,
 };
 use super::watch::Watch;
 use crate::capture::{CaptureError, CaptureWriter};
@@ -79,11 +80,10 @@ pub fn run_cycle(
         }
     }
     let writer = CaptureWriter::create(&log_path)?;
-    let t0 = Instant::now();
-    host.power_on_at = chrono::Local::now()
-        .format("%Y-%m-%dT%H:%M:%S%.6f%:z")
-        .to_string();
-    let mut cap = Watch::new(t0, writer, opts, discarded);
+    // Bytes from the power-on call on are this boot's; t = 0 is the call, or the switch when
+    // the driver says when it switched (bytes before that are kept, stamped 0).
+    let t_call = Instant::now();
+    let mut wall_on = chrono::Local::now();
     if failure.is_none() {
         if let Err(e) = target.power.on() {
             failure = Some(Failure {
@@ -92,7 +92,18 @@ pub fn run_cycle(
             });
         }
     }
-    host.power_on_s = t0.elapsed().as_secs_f64();
+    host.power_on_s = t_call.elapsed().as_secs_f64();
+    let t0 = match target.power.switched_at().filter(|t| *t >= t_call) {
+        Some(t) => {
+            host.zero = PowerZero::Switch;
+            // The wall clock of the switch, from the call's and the time between.
+            wall_on += chrono::Duration::from_std(t - t_call).unwrap_or_default();
+            t
+        }
+        None => t_call,
+    };
+    host.power_on_at = wall_on.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string();
+    let mut cap = Watch::new(t0, writer, opts, discarded);
 
     let deadline = t0 + opts.timeout;
     let mut interrupted = false;
@@ -139,7 +150,7 @@ pub fn run_cycle(
         match target.console.recv(wait) {
             Ok(None) => {}
             Ok(Some(ConsoleEvent::Data { at, bytes })) => {
-                if at < t0 {
+                if at < t_call {
                     cap.discarded += bytes.len() as u64;
                     continue;
                 }
@@ -157,7 +168,7 @@ pub fn run_cycle(
                 }
             }
             Ok(Some(ConsoleEvent::Closed { at, reason })) => {
-                if at < t0 {
+                if at < t_call {
                     continue;
                 }
                 let qemu = reason.starts_with("qemu exited");
@@ -198,7 +209,7 @@ pub fn run_cycle(
     }
     // Take what is already queued (bytes of the same burst as the ready line), then end.
     while let Ok(Some(ConsoleEvent::Data { at, bytes })) = target.console.recv(Duration::ZERO) {
-        if at >= t0 {
+        if at >= t_call {
             cap.push(at, &bytes, opts)?;
         }
     }

@@ -278,6 +278,23 @@ pub enum CycleStatus {
     Failed,
 }
 
+/// Where a cycle's t = 0 is, against the power-on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PowerZero {
+    /// When the power-on was called.
+    #[default]
+    Call,
+    /// When the power driver reported the switch.
+    Switch,
+}
+
+impl PowerZero {
+    fn is_call(&self) -> bool {
+        *self == PowerZero::Call
+    }
+}
+
 /// Host-side timing of one cycle (seconds; `*_s` after power-on are on the host clock with
 /// t = 0 at power-on).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -288,8 +305,13 @@ pub struct HostTiming {
     pub power_off_s: f64,
     /// How long the board was left off.
     pub settle_s: f64,
-    /// How long the power-on took (command or process spawn), counted from t = 0.
+    /// How long the power-on took (command or process spawn).
     pub power_on_s: f64,
+    /// Where t = 0 is: the power-on call (`call`, left out), or the switch as the power driver
+    /// reported it (`switch`: labgrid's step log), later than the call by the client's
+    /// start-up.
+    #[serde(skip_serializing_if = "PowerZero::is_call", default)]
+    pub zero: PowerZero,
     /// First console byte after power-on.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub first_byte_s: Option<f64>,

@@ -2,8 +2,7 @@
 //! `perfguide-bench`, and read their figures from the capture.
 
 use super::bootloop::{
-    hash_images, image_files, latency_timer, load_board, new_manifest, now_rfc3339, shell_path,
-    BoardArgs,
+    hash_images, latency_timer, new_manifest, now_rfc3339, open_target, shell_path, BoardArgs,
 };
 use crate::bench::parse::{read, BenchInput, Kind};
 use crate::bench::table::BenchTable;
@@ -173,10 +172,8 @@ fn open_run(
         }
         _ => None,
     };
-    let board = load_board(&a.target, existing.as_ref())?;
+    let (board, files, target) = open_target(&a.target, existing.as_ref())?;
     let name = board.profile.name.clone();
-    let files = image_files(&name, &a.target, board.is_qemu())?;
-    let target = Target::from_profile(&board, &files)?;
     let images = hash_images(&files)?;
     let run = match (&a.out, existing) {
         (Some(out), Some(_)) => RunDir::resume(

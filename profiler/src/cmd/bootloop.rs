@@ -103,6 +103,13 @@ pub struct BoardArgs {
     /// also fills the `{ROLE}` placeholder of [qemu] args (e.g. u_boot=..., disk=...).
     #[arg(long = "image", value_name = "ROLE=PATH")]
     pub images: Vec<String>,
+    /// Run on a labgrid place: the board's power and console become the place's (its
+    /// network serial port), the coordinator the profile's `[power] coordinator` or
+    /// labgrid-client's default (LG_COORDINATOR). The place is acquired for the run and
+    /// released at its end. boot-loop takes it more than once: one run per place, at once,
+    /// each in --out/PLACE.
+    #[arg(long = "place", value_name = "PLACE")]
+    pub places: Vec<String>,
 }
 
 /// Arguments of `perfguide boot-loop`.
@@ -231,6 +238,32 @@ pub(crate) fn load_board(
     Ok(Board::builtin(&name)?)
 }
 
+/// [`load_board`], on the `--place` given (one).
+fn board_on_place(a: &BoardArgs, run_manifest: Option<&RunManifest>) -> anyhow::Result<Board> {
+    let mut board = load_board(a, run_manifest)?;
+    match a.places.as_slice() {
+        [] => {}
+        [p] => board.on_place(p)?,
+        _ => bail!("one --place per run here; boot-loop takes several"),
+    }
+    Ok(board)
+}
+
+/// The board and the files of `a`: its profile on the `--place` given, the drivers it names
+/// opened (a labgrid place acquired, its notes printed).
+pub(crate) fn open_target(
+    a: &BoardArgs,
+    run_manifest: Option<&RunManifest>,
+) -> anyhow::Result<(Board, BTreeMap<String, PathBuf>, Target)> {
+    let board = board_on_place(a, run_manifest)?;
+    let files = image_files(&board.profile.name, a, board.is_qemu())?;
+    let target = Target::from_profile(&board, &files)?;
+    for n in target.lease.iter().flat_map(|l| &l.notes) {
+        eprintln!("perfguide: {n}");
+    }
+    Ok((board, files, target))
+}
+
 /// The manifest of a new run of `board` on `target`.
 pub(crate) fn new_manifest(
     board: &Board,
@@ -282,14 +315,15 @@ pub(crate) fn now_rfc3339() -> String {
         .to_string()
 }
 
-/// A run with quiet cycles ends with its guide written (every format, in the run directory)
-/// and the console's cost printed: measured, and projected from the bytes.
-fn quiet_report(dir: &Path) -> anyhow::Result<()> {
+/// Writes the guide of run directories `dirs` (every format) into `out`, and prints the
+/// console's cost (measured, and projected from the bytes) when a run has quiet cycles. A run
+/// with quiet cycles ends with it, as does a boot loop on several places.
+pub(crate) fn write_guide(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
     use crate::report::{guide, tables};
-    let runs = super::report::load_runs(&[dir.to_path_buf()], false)?;
+    let runs = super::report::load_runs(dirs, false)?;
     let r = guide::build(&runs, Some(guide::TOP));
     let formats = super::report::Format::ALL;
-    super::report::write_formats(&r, &formats, dir)?;
+    super::report::write_formats(&r, &formats, out)?;
     let written: Vec<&str> = formats.iter().map(|f| f.file_name()).collect();
     if let Some(s) = r.sections.iter().find(|s| s.id == "console_cost") {
         let t = tables::section(&r, s);
@@ -298,7 +332,7 @@ fn quiet_report(dir: &Path) -> anyhow::Result<()> {
             println!("{:<24} {}", row[0], row.get(1).map_or("", String::as_str));
         }
     }
-    println!("guide: {} in {}", written.join(", "), dir.display());
+    println!("guide: {} in {}", written.join(", "), out.display());
     Ok(())
 }
 
@@ -312,6 +346,9 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     }
     if a.cycles == Some(0) {
         bail!("--cycles must be at least 1");
+    }
+    if a.target.places.len() > 1 {
+        return super::places::run(&a.target.places, a.out.as_deref(), a.resume);
     }
 
     // The run directory first: on --resume it names the board and the profile.
@@ -330,9 +367,8 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let board = load_board(&a.target, existing.as_ref())?;
+    let (board, files, mut target) = open_target(&a.target, existing.as_ref())?;
     let profile = &board.profile;
-    let files = image_files(&profile.name, &a.target, board.is_qemu())?;
     let cycles = a
         .cycles
         .or(existing.as_ref().map(|m| m.cycles))
@@ -350,7 +386,6 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     opts.collect_loud = a.collect;
     opts.login = board.login();
 
-    let mut target = Target::from_profile(&board, &files)?;
     match opts.console {
         ConsoleMode::Both if !target.power.switches_quiet() => bail!(
             "--console both needs a board that boots loud or quiet at will (the QEMU board with \
@@ -525,7 +560,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
 
     write_loop_summary(&mut std::io::stdout().lock(), run.records())?;
     if opts.console != ConsoleMode::Loud {
-        quiet_report(run.path())?;
+        write_guide(&[run.path().to_path_buf()], run.path())?;
     }
     println!("run: {}", run.path().display());
     drop(target);

@@ -6,7 +6,8 @@
 //!   `sh -c`), `settle_s` (the time the board stays off, default 1 s) and `timeout_s` (per
 //!   command, default 30 s). With only `cycle`, a power-off does nothing and a power-on runs
 //!   `cycle` (so t = 0 is when the cycle command starts).
-//! - `driver = "labgrid"`, `place = "..."`: `labgrid-client -p PLACE power off|on`.
+//! - `driver = "labgrid"`, `place = "..."`: the place's power through labgrid
+//!   ([`super::labgrid`]).
 
 use super::process::{own_process_group, quote_argv, tail_lines};
 use std::time::{Duration, Instant};
@@ -68,6 +69,11 @@ pub trait PowerDriver: Send {
     /// Makes the next power-on boot quiet (`true`) or loud. A driver that cannot
     /// ([`PowerDriver::switches_quiet`] is false) ignores it.
     fn select_quiet(&mut self, _quiet: bool) {}
+    /// When the last [`PowerDriver::on`] switched the board on, if the driver knows it
+    /// (labgrid's step log): t = 0 of the boot. `None`: t = 0 is the call.
+    fn switched_at(&self) -> Option<Instant> {
+        None
+    }
 }
 
 /// Power through argv commands (relays, PDUs, labgrid-client, ...).
@@ -100,9 +106,14 @@ impl CommandPower {
 
     /// Runs one argv to completion (or the timeout), returning a clear error on failure.
     pub fn run(argv: &[String], timeout: Duration) -> Result<(), PowerError> {
+        Self::output(argv, timeout).map(drop)
+    }
+
+    /// [`CommandPower::run`], returning what the command printed on stdout.
+    pub fn output(argv: &[String], timeout: Duration) -> Result<String, PowerError> {
         let command = quote_argv(argv);
         let Some((prog, args)) = argv.split_first() else {
-            return Ok(());
+            return Ok(String::new());
         };
         let h = duct::cmd(prog, args)
             .stdin_null()
@@ -134,7 +145,7 @@ impl CommandPower {
             }
         };
         if out.status.success() {
-            return Ok(());
+            return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
         }
         let pick = if out.stderr.iter().any(|b| !b.is_ascii_whitespace()) {
             &out.stderr

@@ -1,6 +1,7 @@
 //! A board under control: the power driver and the console its profile names.
 
 use super::console::{Console, ConsoleError, StreamConsole};
+use super::labgrid::{LabgridPower, Lease, LeaseError, Place};
 use super::power::{CommandPower, PowerDriver};
 use super::qemu::QemuPower;
 use crate::image::{UBOOT_ENV, UBOOT_ENV_QUIET};
@@ -17,6 +18,9 @@ pub enum TargetError {
     /// The console could not be opened.
     #[error(transparent)]
     Console(#[from] ConsoleError),
+    /// The labgrid place could not be held.
+    #[error(transparent)]
+    Lease(#[from] LeaseError),
 }
 
 /// A board under control: its power driver and its console.
@@ -25,6 +29,9 @@ pub struct Target {
     pub power: Box<dyn PowerDriver>,
     /// Console.
     pub console: Box<dyn Console>,
+    /// The labgrid place held for the run (released when the target is dropped, after the
+    /// power and the console).
+    pub lease: Option<Lease>,
 }
 
 impl Target {
@@ -39,6 +46,7 @@ impl Target {
         let power_cfg = board.power()?;
         let console_cfg = board.console()?;
         let mut qemu_console = None;
+        let mut lease = None;
         let power: Box<dyn PowerDriver> = match power_cfg {
             PowerConfig::Qemu { settle_s } => {
                 let mut p = QemuPower::new(board.qemu_argv(files)?, seconds(*settle_s));
@@ -64,20 +72,18 @@ impl Target {
                 seconds(*settle_s),
                 seconds(*timeout_s),
             )),
-            PowerConfig::Labgrid { place, settle_s } => {
-                let lg = |what: &str| -> Vec<String> {
-                    ["labgrid-client", "-p", place.as_str(), "power", what]
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect()
-                };
-                Box::new(CommandPower::new(
-                    lg("on"),
-                    lg("off"),
-                    vec![],
-                    seconds(*settle_s),
-                    seconds(60.0),
-                ))
+            PowerConfig::Labgrid {
+                place,
+                coordinator,
+                settle_s,
+                timeout_s,
+            } => {
+                let p = Place::new(place, coordinator.as_deref(), seconds(*timeout_s));
+                lease = Some(Lease::take(
+                    p.clone(),
+                    &crate::image::cache_dir().join("labgrid"),
+                )?);
+                Box::new(LabgridPower::new(p, seconds(*settle_s)))
             }
         };
         let console: Box<dyn Console> = match console_cfg {
@@ -96,7 +102,33 @@ impl Target {
             }
             ConsoleConfig::Tcp { address } => Box::new(StreamConsole::tcp(address)?),
             ConsoleConfig::Command { argv } => Box::new(StreamConsole::command(argv)?),
+            ConsoleConfig::Labgrid {} => {
+                let Some(l) = &lease else {
+                    return Err(ProfileError::Invalid {
+                        board: board.name().to_string(),
+                        message: "[console] kind = \"labgrid\" needs [power] driver = \"labgrid\""
+                            .into(),
+                    }
+                    .into());
+                };
+                let (address, protocol) = l.place().serial_port()?;
+                match protocol.as_str() {
+                    "raw" => Box::new(StreamConsole::tcp(&address)?),
+                    "rfc2217" | "telnet" => Box::new(StreamConsole::telnet(&address)?),
+                    other => {
+                        return Err(LeaseError::Serial {
+                            place: l.place().name.clone(),
+                            message: format!("protocol {other:?} is neither rfc2217 nor raw"),
+                        }
+                        .into())
+                    }
+                }
+            }
         };
-        Ok(Target { power, console })
+        Ok(Target {
+            power,
+            console,
+            lease,
+        })
     }
 }
