@@ -8,6 +8,7 @@ pub mod bootloop;
 pub mod compare;
 pub mod image;
 pub mod parse;
+pub mod places;
 pub mod report;
 
 /// Whether an error is a closed stdout (`perfguide parse x | head`), which is not a failure.
