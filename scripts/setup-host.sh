@@ -36,6 +36,8 @@ HOST_PKGS=(
     fdisk e2fsprogs cpio gzip xz-utils zstd
     # `perfguide bench --serve`: the network benchmarks' server on the host
     iperf3
+    # profiler/tests/labgrid_farm.rs: labgrid's exporter serves serial ports through ser2net
+    ser2net
     # profiler/tests/report_html.rs: report.html loaded and screenshotted in headless Chromium
     chromium
 )

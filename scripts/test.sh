@@ -11,6 +11,7 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 step "host setup (idempotent)"
 bash scripts/setup-host.sh
 bash scripts/setup-docs.sh
+bash scripts/setup-labgrid.sh
 bash sbl-instrument/tests/setup-fixtures-deps.sh
 
 step "cargo fmt --check"
