@@ -3,8 +3,8 @@
 //! places (`tests/support/labgrid/qemu_board.py`: its serial port a pty that the exporter
 //! serves through ser2net, its power a REST relay that starts and stops QEMU).
 //!
-//! Checked: a 3-cycle loop through a place gives the stages of the direct QEMU loop, the place
-//! is released after a run, after SIGTERM, and (by the next run, which says so) after SIGKILL;
+//! Checked: a 3-cycle loop through a place gives the stages of the direct QEMU loop, and a
+//! benchmark runs in the same run directory through it; the place is released after a run, after SIGTERM, and (by the next run, which says so) after SIGKILL;
 //! a place held by someone else is refused; two places at once give two complete runs.
 //! Needs `perfguide image build --board qemu-arm64`, ser2net and the venv (scripts/test.sh
 //! does all three).
@@ -334,6 +334,27 @@ fn boot_loops_through_labgrid_places() {
     assert_eq!(lab.holder("qemu-a"), "None", "released after the run");
     let power = std::fs::read_to_string(tmp.join("qemu-a.power.log")).unwrap();
     assert!(power.lines().filter(|l| *l == "on").count() >= 3, "{power}");
+
+    // The benchmarks of the same run, through the same place: boot, log in on the telnet
+    // console, run the target's runner.
+    let o = lab
+        .perfguide()
+        .args(["bench", "--out"])
+        .arg(&run_a)
+        .args(["--bench", "mbw/mbw", "--runs", "1", "--boot-timeout", "120"])
+        .output()
+        .unwrap();
+    show("bench through the place", &o);
+    assert_eq!(o.status.code(), Some(0), "{}", lab.logs());
+    let metrics = std::fs::read_to_string(run_a.join("bench.jsonl")).unwrap();
+    let mbw: Vec<Value> = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|m| m["benchmark"] == "mbw/mbw")
+        .collect();
+    assert!(!mbw.is_empty(), "mbw's figures in bench.jsonl: {metrics}");
+    assert!(mbw.iter().all(|m| m["value"].as_f64().unwrap() > 0.0));
+    assert_eq!(lab.holder("qemu-a"), "None", "released after the bench");
 
     // 2. A place someone else holds is refused, naming them.
     let o = Command::new("labgrid-client")
