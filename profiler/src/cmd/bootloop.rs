@@ -63,6 +63,15 @@ and pass it with --board-file:
   [console] kind = \"serial\", device = \"/dev/ttyUSB0\", baud = 115200
             (or kind = \"tcp\", address = \"lab:3001\"; or kind = \"command\", argv = [...])
 
+A board in a labgrid farm: --place P (the profile's stages and patterns, the place's power and
+console; the coordinator from the profile's [power] coordinator, else LG_COORDINATOR). The place
+is acquired for the run and released at its end, after an error or Ctrl-C/SIGTERM; a run killed
+outright leaves it held, and the next run on this host releases it and says so. Power goes
+through `labgrid-client -v power on|off`; t = 0 is the switch as labgrid's step log reports it
+(the client's ~1 s of start-up before it is not the board's). The console is the exporter's
+network serial port (ser2net telnet), connected before the first power-on. --place A --place B
+runs the places at once, each in --out/PLACE, and writes the guide of all of them into --out.
+
 Quiet console (--console quiet|both): a quiet cycle boots with the kernel's `quiet` and U-Boot's
 silent console, and still ends at the ready line on the host clock. Then perfguide logs in as
 [login] says and reads back, into cycle-NNNN.collect.log: a marker written to the kernel log
@@ -83,7 +92,8 @@ Examples:
   perfguide boot-loop --board qemu-arm64 --cycles 5 --out runs/qemu
   perfguide boot-loop --out runs/qemu --resume
   perfguide boot-loop --board qemu-arm64 --console both --cycles 10 --out runs/qemu-quiet
-  perfguide boot-loop --board-file my-am62.toml --cycles 50 --timeout 60 --out runs/am62";
+  perfguide boot-loop --board-file my-am62.toml --cycles 50 --timeout 60 --out runs/am62
+  LG_COORDINATOR=lab:20408 perfguide boot-loop --board j721e-evm --place j7-1 --place j7-2 -n 50 --out runs/j7";
 
 /// The board and its image files, as `boot-loop` and `bench` take them.
 #[derive(clap::Args, Debug)]

@@ -24,7 +24,7 @@ pub enum PowerError {
         source: std::io::Error,
     },
     /// A power command exited unsuccessfully.
-    #[error("power command `{command}` failed with {status}{}", stderr_suffix(.stderr_tail))]
+    #[error("`{command}` failed with {status}{}", stderr_suffix(.stderr_tail))]
     Failed {
         /// argv, quoted.
         command: String,
@@ -34,7 +34,7 @@ pub enum PowerError {
         stderr_tail: String,
     },
     /// A power command did not finish in time (it was killed).
-    #[error("power command `{command}` did not finish in {timeout_s} s (killed)")]
+    #[error("`{command}` did not finish in {timeout_s} s (killed)")]
     Timeout {
         /// argv, quoted.
         command: String,

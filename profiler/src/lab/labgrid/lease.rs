@@ -21,9 +21,21 @@ use std::path::{Path, PathBuf};
 /// Errors of holding a place.
 #[derive(Debug, thiserror::Error)]
 pub enum LeaseError {
-    /// A labgrid-client command failed (the command names the place).
+    /// labgrid-client could not be started.
+    #[error(
+        "labgrid: `{command}` could not start: {reason} (labgrid-client comes with labgrid: \
+         pip install labgrid; or name it in ${})",
+        super::CLIENT_ENV
+    )]
+    NoClient {
+        /// argv, quoted.
+        command: String,
+        /// Why.
+        reason: std::io::Error,
+    },
+    /// A labgrid-client command failed or timed out (the command names the place).
     #[error("labgrid: {0}")]
-    Client(#[from] PowerError),
+    Client(PowerError),
     /// `show`'s output could not be read.
     #[error("labgrid place {place}: `labgrid-client show`: {message}")]
     Show {
@@ -71,6 +83,18 @@ pub enum LeaseError {
         /// Why.
         source: std::io::Error,
     },
+}
+
+impl From<PowerError> for LeaseError {
+    fn from(e: PowerError) -> Self {
+        match e {
+            PowerError::Spawn { command, source } => LeaseError::NoClient {
+                command,
+                reason: source,
+            },
+            e => LeaseError::Client(e),
+        }
+    }
 }
 
 /// What a lock file records while a run holds the place.
