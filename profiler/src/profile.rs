@@ -733,6 +733,38 @@ mod tests {
     }
 
     #[test]
+    fn a_board_on_a_labgrid_place() {
+        let b = board(
+            "[power]\ndriver = \"labgrid\"\nplace = \"p\"\ncoordinator = \"lab:20408\"\n\
+             [console]\nkind = \"labgrid\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            b.power().unwrap(),
+            &PowerConfig::Labgrid {
+                place: "p".into(),
+                coordinator: Some("lab:20408".into()),
+                settle_s: 1.0,
+                timeout_s: 30.0,
+            }
+        );
+        // --place on any board: the place's power and console, the profile's text saying so
+        // (run.json keeps it, --resume reads it back), the coordinator kept.
+        let mut q = Board::builtin("qemu-arm64").unwrap();
+        q.on_place("q1").unwrap();
+        assert!(!q.is_qemu());
+        let again = Board::from_toml_str("run.json", &q.text).unwrap();
+        assert_eq!(again.console().unwrap(), &ConsoleConfig::Labgrid {});
+        assert_eq!(again.power().unwrap(), q.power().unwrap());
+        assert_eq!(again.profile.stages, q.profile.stages);
+        assert_eq!(again.lab.qemu, q.lab.qemu);
+        let mut b2 = b.clone();
+        b2.on_place("other").unwrap();
+        assert!(matches!(b2.power().unwrap(),
+            PowerConfig::Labgrid { place, coordinator: Some(c), .. } if place == "other" && c == "lab:20408"));
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let e = board("[console]\nkind = \"serial\"\ndevice = \"/dev/ttyS0\"\nbaudrate = 9600\n")
             .unwrap_err()
