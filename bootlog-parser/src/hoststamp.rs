@@ -565,27 +565,14 @@ pub(crate) fn wall_usual(t: &str) -> Option<(f64, &str)> {
     Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
 }
 
-#[derive(serde::Deserialize)]
-struct LavaLine {
-    dt: Option<String>,
-    lvl: Option<String>,
-    msg: serde_json::Value,
-}
-
-/// A LAVA `log.yaml` line: `- {"dt": "...", "lvl": "target", "msg": "..."}`.
+/// A LAVA `log.yaml` line (see [`crate::lava`]): its `dt` and, for console levels, its message.
 fn lava(t: &str) -> Option<Layer<'static>> {
-    let body = t.strip_prefix("- ")?.trim_end();
-    let l: LavaLine = serde_json::from_str(body).ok()?;
+    let l = crate::lava::read_line(t)?;
     let dt =
         l.dt.as_deref()
             .and_then(|d| wall_time(d).ok())
             .map(|(_, s)| s);
-    let console = matches!(l.lvl.as_deref(), Some("target") | Some("feedback"));
-    let msg = match l.msg {
-        serde_json::Value::String(s) if console => Some(s),
-        _ => None,
-    };
-    Some(Layer::Lava(dt, msg))
+    Some(Layer::Lava(dt, l.console()))
 }
 
 /// A syslog priority `<n>` in front of a kernel line.
