@@ -12,7 +12,8 @@
 //! - [`bench`]: benchmark output read into metrics, and their table over runs;
 //! - [`report`]: the Performance Guide of a run;
 //! - [`image`]: reference images built from distribution packages;
-//! - [`digest`], [`flock`], [`mapped`]: file hashes, file locks, memory-mapped reading.
+//! - [`digest`], [`flock`], [`mapped`], [`xz`]: file hashes, file locks, memory-mapped
+//!   reading, xz-compressed input.
 
 pub mod bench;
 pub mod bootloop;
@@ -30,3 +31,4 @@ pub mod profile;
 pub mod report;
 pub mod shell;
 pub mod table;
+pub mod xz;
