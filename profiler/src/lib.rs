@@ -12,6 +12,7 @@
 //! - [`bench`]: benchmark output read into metrics, and their table over runs;
 //! - [`report`]: the Performance Guide of a run;
 //! - [`image`]: reference images built from distribution packages;
+//! - [`lava`]: LAVA job definitions and a run's figures as LAVA test cases;
 //! - [`digest`], [`flock`], [`mapped`], [`xz`]: file hashes, file locks, memory-mapped
 //!   reading, xz-compressed input.
 
@@ -25,6 +26,7 @@ pub mod digest;
 pub mod flock;
 pub mod image;
 pub mod lab;
+pub mod lava;
 pub mod mapped;
 pub mod parse;
 pub mod profile;
