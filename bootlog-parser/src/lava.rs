@@ -136,7 +136,10 @@ mod tests {
             r#"- {"dt": "x", "lvl": "results", "msg": {"case": "a", "definition": "lava", "extra": {"x": ! "1"}, "result": "pass"}}"#,
         )
         .unwrap();
-        assert_eq!((r.lvl.as_deref(), r.msg.as_deref()), (Some("results"), None));
+        assert_eq!(
+            (r.lvl.as_deref(), r.msg.as_deref()),
+            (Some("results"), None)
+        );
         for (lvl, console) in [
             ("target", true),
             ("feedback", true),
@@ -147,8 +150,14 @@ mod tests {
             let l = read_line(&format!(r#"- {{"dt": "x", "lvl": "{lvl}", "msg": "m"}}"#));
             assert_eq!(l.unwrap().console().is_some(), console, "{lvl}");
         }
-        assert_eq!(read_line(r#"- {"dt": "x", "lvl": "target", "msg": "bad \q"}"#), None);
-        assert_eq!(read_line(r#"- {"dt": "x", "lvl": "target", "msg": "open"#), None);
+        assert_eq!(
+            read_line(r#"- {"dt": "x", "lvl": "target", "msg": "bad \q"}"#),
+            None
+        );
+        assert_eq!(
+            read_line(r#"- {"dt": "x", "lvl": "target", "msg": "open"#),
+            None
+        );
         assert_eq!(read_line("- {a list item}"), None);
         assert_eq!(read_line("- plain"), None);
     }

@@ -3,8 +3,8 @@
 //! `perfguide/boot-log/v1` JSON or as tables.
 
 use crate::mapped::MappedFile;
-use crate::xz;
 use crate::table::{write_boot, StageTable};
+use crate::xz;
 use anyhow::{Context, Result};
 use bootlog_parser::model::{Boot, BOOT_LOG_SCHEMA};
 use bootlog_parser::stats::Collector;

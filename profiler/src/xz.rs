@@ -81,10 +81,16 @@ mod tests {
         assert_eq!(out, b"hello\n");
         let e = decompress("cut.xz", &mut &HELLO[..40], &mut Vec::new()).unwrap_err();
         assert!(matches!(e, XzError::Corrupt { .. }), "{e}");
-        assert!(e.to_string().starts_with("cut.xz: corrupt xz stream"), "{e}");
+        assert!(
+            e.to_string().starts_with("cut.xz: corrupt xz stream"),
+            "{e}"
+        );
         let mut bad = HELLO.to_vec();
         bad[30] ^= 0xff;
         let e = decompress("bad.xz", &mut &bad[..], &mut Vec::new()).unwrap_err();
-        assert!(e.to_string().starts_with("bad.xz: corrupt xz stream"), "{e}");
+        assert!(
+            e.to_string().starts_with("bad.xz: corrupt xz stream"),
+            "{e}"
+        );
     }
 }
