@@ -12,6 +12,9 @@
 /// LAVA's own.
 pub const CONSOLE_LEVELS: [&str; 2] = ["target", "feedback"];
 
+/// The level of what LAVA typed on the console (the console echoes it back as `target`).
+pub const INPUT_LEVEL: &str = "input";
+
 /// The fields of one `log.yaml` line that the parser reads.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LavaLine {
@@ -160,5 +163,33 @@ mod tests {
         );
         assert_eq!(read_line("- {a list item}"), None);
         assert_eq!(read_line("- plain"), None);
+    }
+
+    /// LAVA logs the login prompt only with the echo of the user name it typed at it; the
+    /// prompt is the boot's ready marker, at the time LAVA typed.
+    #[test]
+    fn prompt_typed_into_is_the_ready_marker() {
+        let log = [
+            r#"- {"dt": "2024-01-02T03:04:05.000000", "lvl": "target", "msg": "U-Boot 2024.01 (x)"}"#,
+            r#"- {"dt": "2024-01-02T03:04:05.500000", "lvl": "target", "msg": "Starting kernel ..."}"#,
+            r#"- {"dt": "2024-01-02T03:04:06.000000", "lvl": "target", "msg": "[    0.000000] Booting Linux on physical CPU 0x0"}"#,
+            r#"- {"dt": "2024-01-02T03:04:07.000000", "lvl": "target", "msg": "[    0.900000] Run /init as init process"}"#,
+            r#"- {"dt": "2024-01-02T03:04:07.200000", "lvl": "debug", "msg": "Sending username root"}"#,
+            r#"- {"dt": "2024-01-02T03:04:07.250000", "lvl": "input", "msg": "root\n"}"#,
+            r#"- {"dt": "2024-01-02T03:04:07.350000", "lvl": "target", "msg": "box login: root"}"#,
+        ]
+        .join("\n");
+        let boots = crate::parse_bytes(log.as_bytes(), &crate::BoardProfile::generic());
+        assert_eq!(boots.len(), 1);
+        let b = &boots[0];
+        assert!(b.complete, "{:?}", b.warnings);
+        assert_eq!(b.login_prompt.as_deref(), Some("box login:"));
+        let last = b.stages.last().unwrap();
+        assert_eq!(last.id, crate::StageId::Userspace);
+        assert!((last.end_s.unwrap() - 2.25).abs() < 1e-9, "{last:?}");
+        // A typed line that is not the echo's end leaves the console line as it is.
+        let other = log.replace("box login: root", "box login: admin");
+        let b = &crate::parse_bytes(other.as_bytes(), &crate::BoardProfile::generic())[0];
+        assert!(!b.complete);
     }
 }

@@ -1,7 +1,8 @@
 //! `perfguide parse` of a real LAVA job log (data/lava/, made by scripts/lava-capture.sh:
 //! LAVA's dispatcher booting the QEMU reference board twice) against the raw serial bytes
 //! QEMU wrote of the same boots: the same boots and stages, the same target-clock figures,
-//! and host times from LAVA's `dt`; the xz-compressed log read alike, by its magic bytes.
+//! and host times from LAVA's `dt`, the login prompt LAVA typed at as the ready marker; the
+//! xz-compressed log read alike, by its magic bytes.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -160,5 +161,28 @@ fn lava_log_and_raw_serial_give_the_same_boots() {
             let start = s["start_s"].as_f64().unwrap();
             assert!((start - expect).abs() < 1e-6, "{s}: {start} != {expect}");
         }
+        // LAVA logs the login prompt with the user name it typed (`login: root`): the boot
+        // is complete, its ready marker the prompt at the `dt` LAVA typed (the line before).
+        assert_eq!(l["complete"], true, "{}", l["warnings"]);
+        let ready = l["marks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["kind"] == "ready")
+            .unwrap();
+        let n = ready["line"].as_u64().unwrap();
+        let text = std::fs::read_to_string(data("log.yaml")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[n as usize - 1].contains("login: root"),
+            "{}",
+            lines[n as usize - 1]
+        );
+        assert!(lines[n as usize - 2].contains(r#""lvl": "input""#));
+        let last = l["stages"].as_array().unwrap().last().unwrap();
+        let expect =
+            dt_of_line(n - 1) - dt_of_line(first_line) + first["start_s"].as_f64().unwrap();
+        let end = last["end_s"].as_f64().unwrap();
+        assert!((end - expect).abs() < 1e-6, "{last}: {end} != {expect}");
     }
 }
