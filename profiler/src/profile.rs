@@ -855,6 +855,49 @@ mod tests {
     }
 
     #[test]
+    fn lava_table_checks() {
+        let l = board("[lava]\ndevice_type = \"bbb\"\nboot_method = \"minimal\"\n").unwrap();
+        let t = l.lava().unwrap();
+        assert_eq!(
+            (t.boot_method, t.boot_timeout_s),
+            (LavaBootMethod::Minimal, 300)
+        );
+        let e = board("[lava]\ndevice_type = \"x\"\nboot_method = \"u-boot\"\n")
+            .unwrap()
+            .lava()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs `boot_commands`"), "{e}");
+        let e = board(
+            "[lava]\ndevice_type = \"x\"\nboot_method = \"minimal\"\nboot_commands = [\"boot\"]\n",
+        )
+        .unwrap()
+        .lava()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("takes no `boot_commands`"), "{e}");
+        let e = board("[lava]\ndevice_type = \"qemu\"\nboot_method = \"qemu\"\n")
+            .unwrap()
+            .lava()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[power] driver = \"qemu\""), "{e}");
+        let e = board("[lava]\ndevice_type = \"x\"\nboot_method = \"pxe\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("b.toml") && e.contains("pxe"), "{e}");
+        let e = board("[lava]\ndevice_type = \"x\"\nboot_method = \"minimal\"\nboot = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("boot"), "{e}");
+        let e = board("").unwrap().lava().unwrap_err().to_string();
+        assert!(
+            e.contains("board b") && e.contains("(b.toml) has no [lava] table"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn image_cmdline_gets_printk_time() {
         let b = board("[image]\nkernel_cmdline = \"console=ttyAMA0\"\nuboot_defconfig = \"d\"\n")
             .unwrap();
