@@ -1,6 +1,6 @@
-//! Parsing console logs as `perfguide parse` does: inputs (files, stdin, run directories)
-//! streamed through the parser, each boot handed over as it completes, and written as the
-//! `perfguide/boot-log/v1` JSON or as tables.
+//! Parsing console logs as `perfguide parse` does: inputs (files, stdin, run directories;
+//! xz-compressed ones decompressed as read) streamed through the parser, each boot handed
+//! over as it completes, and written as the `perfguide/boot-log/v1` JSON or as tables.
 
 use crate::mapped::MappedFile;
 use crate::table::{write_boot, StageTable};
