@@ -40,6 +40,8 @@ HOST_PKGS=(
     ser2net
     # profiler/tests/report_html.rs: report.html loaded and screenshotted in headless Chromium
     chromium
+    # profiler/tests/lava_job.rs: LAVA's job validator (lava_common.schemas; not on PyPI)
+    lava-common
 )
 BPO_PKGS=(qemu-system-arm)
 

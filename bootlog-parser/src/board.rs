@@ -48,6 +48,9 @@ pub struct BoardProfile {
     /// Console login settings (read by the profiler).
     #[serde(default)]
     pub login: Option<toml::Value>,
+    /// LAVA device type and boot settings (read by the profiler).
+    #[serde(default)]
+    pub lava: Option<toml::Value>,
 }
 
 /// A board-specific line pattern that opens a stage.

@@ -42,6 +42,8 @@ pub enum Layer<'a> {
     /// A LAVA line: its stamp and its message (already unescaped), or `None` for LAVA's own
     /// (non-console) messages.
     Lava(Option<f64>, Option<String>),
+    /// A LAVA `input` line: its stamp and what LAVA typed on the console (already unescaped).
+    LavaInput(Option<f64>, String),
 }
 
 fn num(s: &str) -> f64 {
@@ -565,27 +567,17 @@ pub(crate) fn wall_usual(t: &str) -> Option<(f64, &str)> {
     Some((v, rest.strip_prefix(' ').unwrap_or(rest)))
 }
 
-#[derive(serde::Deserialize)]
-struct LavaLine {
-    dt: Option<String>,
-    lvl: Option<String>,
-    msg: serde_json::Value,
-}
-
-/// A LAVA `log.yaml` line: `- {"dt": "...", "lvl": "target", "msg": "..."}`.
+/// A LAVA `log.yaml` line (see [`crate::lava`]): its `dt` and, for console levels, its message.
 fn lava(t: &str) -> Option<Layer<'static>> {
-    let body = t.strip_prefix("- ")?.trim_end();
-    let l: LavaLine = serde_json::from_str(body).ok()?;
+    let l = crate::lava::read_line(t)?;
     let dt =
         l.dt.as_deref()
             .and_then(|d| wall_time(d).ok())
             .map(|(_, s)| s);
-    let console = matches!(l.lvl.as_deref(), Some("target") | Some("feedback"));
-    let msg = match l.msg {
-        serde_json::Value::String(s) if console => Some(s),
-        _ => None,
-    };
-    Some(Layer::Lava(dt, msg))
+    Some(match l.lvl.as_deref() {
+        Some(crate::lava::INPUT_LEVEL) => Layer::LavaInput(dt, l.msg.unwrap_or_default()),
+        _ => Layer::Lava(dt, l.console()),
+    })
 }
 
 /// A syslog priority `<n>` in front of a kernel line.
@@ -1066,6 +1058,11 @@ mod tests {
         }
         let info = r#"- {"dt": "2024-01-02T03:04:05.250000", "lvl": "info", "msg": "start: 1 x"}"#;
         assert!(matches!(strip(info), Layer::Lava(Some(_), None)));
+        let input = r#"- {"dt": "2024-01-02T03:04:05.250000", "lvl": "input", "msg": "root\n"}"#;
+        match strip(input) {
+            Layer::LavaInput(Some(_), m) => assert_eq!(m, "root\n"),
+            other => panic!("{other:?}"),
+        }
     }
 
     /// The `MESS:` stamp as nom reads it, the clock by `clock`: the reference of the

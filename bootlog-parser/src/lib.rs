@@ -35,6 +35,7 @@ pub mod gate;
 pub mod hoststamp;
 #[allow(unsafe_code)]
 pub mod json;
+pub mod lava;
 #[allow(unsafe_code)]
 pub mod lines;
 #[allow(unsafe_code)]

@@ -12,7 +12,9 @@
 //! - [`bench`]: benchmark output read into metrics, and their table over runs;
 //! - [`report`]: the Performance Guide of a run;
 //! - [`image`]: reference images built from distribution packages;
-//! - [`digest`], [`flock`], [`mapped`]: file hashes, file locks, memory-mapped reading.
+//! - [`lava`]: LAVA job definitions and a run's figures as LAVA test cases;
+//! - [`digest`], [`flock`], [`mapped`], [`xz`]: file hashes, file locks, memory-mapped
+//!   reading, xz-compressed input.
 
 pub mod bench;
 pub mod bootloop;
@@ -24,9 +26,11 @@ pub mod digest;
 pub mod flock;
 pub mod image;
 pub mod lab;
+pub mod lava;
 pub mod mapped;
 pub mod parse;
 pub mod profile;
 pub mod report;
 pub mod shell;
 pub mod table;
+pub mod xz;

@@ -44,6 +44,11 @@ enum Command {
     /// a table of every metric as `mean (min, max)` over the runs, and bench.jsonl;
     /// `bench parse` reads the figures of any capture or benchmark output.
     Bench(cmd::bench::BenchArgs),
+    /// LAVA: a job definition that boots the board N times and runs its benchmarks
+    /// (`lava job`), and a run directory's figures as LAVA test cases (`lava results`).
+    /// `perfguide parse` reads LAVA's job logs (log.yaml, log.yaml.xz).
+    #[command(subcommand)]
+    Lava(cmd::lava::LavaCommand),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +61,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Compare(a) => cmd::compare::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Lava(c) => cmd::lava::run(c),
     };
     match result {
         Ok(code) => code,

@@ -1,15 +1,16 @@
-//! Parsing console logs as `perfguide parse` does: inputs (files, stdin, run directories)
-//! streamed through the parser, each boot handed over as it completes, and written as the
-//! `perfguide/boot-log/v1` JSON or as tables.
+//! Parsing console logs as `perfguide parse` does: inputs (files, stdin, run directories;
+//! xz-compressed ones decompressed as read) streamed through the parser, each boot handed
+//! over as it completes, and written as the `perfguide/boot-log/v1` JSON or as tables.
 
 use crate::mapped::MappedFile;
 use crate::table::{write_boot, StageTable};
+use crate::xz;
 use anyhow::{Context, Result};
 use bootlog_parser::model::{Boot, BOOT_LOG_SCHEMA};
 use bootlog_parser::stats::Collector;
 use bootlog_parser::{BoardProfile, Parser};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -96,8 +97,18 @@ pub fn parse_stream(
         }
     }
     let mut p = Parser::new(profile).power_on_origin(power_on);
+    let name = path.display().to_string();
+    if let Some(f) = &file {
+        let mut head = [0u8; xz::MAGIC.len()];
+        let n = f.read_at(&mut head, 0).unwrap_or(0);
+        if xz::is_xz(&head[..n]) {
+            let mut input = io::BufReader::with_capacity(CHUNK, f);
+            xz::decompress(&name, &mut input, &mut Feeder(&mut p, &mut each))?;
+            return finish(p, each);
+        }
+    }
     let mapped = match &file {
-        Some(f) => MappedFile::map(f).with_context(|| format!("reading {}", path.display()))?,
+        Some(f) => MappedFile::map(f).with_context(|| format!("reading {name}"))?,
         None => None,
     };
     if let Some(m) = mapped {
@@ -109,28 +120,59 @@ pub fn parse_stream(
             })
         })?;
     } else {
-        let mut reader: Box<dyn Read> = match file {
+        let reader: Box<dyn Read> = match file {
             Some(f) => Box::new(f),
             None => Box::new(io::stdin().lock()),
         };
-        let mut buf = vec![0u8; CHUNK];
+        let mut reader = io::BufReader::with_capacity(CHUNK, reader);
+        let head = reader
+            .fill_buf()
+            .with_context(|| format!("reading {name}"))?;
+        if xz::is_xz(head) {
+            xz::decompress(&name, &mut reader, &mut Feeder(&mut p, &mut each))?;
+            return finish(p, each);
+        }
         loop {
-            let n = match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
+            let buf = match reader.fill_buf() {
+                Ok([]) => break,
+                Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+                Err(e) => return Err(e).with_context(|| format!("reading {name}")),
             };
-            for f in buf[..n].chunks(FEED) {
+            for f in buf.chunks(FEED) {
                 p.feed(f);
                 hand_over(&mut p, &mut each)?;
             }
+            let n = buf.len();
+            reader.consume(n);
         }
     }
+    finish(p, each)
+}
+
+/// Hands the parser's last boots to `each`, once the input ended.
+fn finish(p: Parser, mut each: impl FnMut(&mut Boot) -> io::Result<()>) -> Result<()> {
     for mut b in p.finish() {
         each(&mut b)?;
     }
     Ok(())
+}
+
+/// Decompressed bytes fed to the parser, its boots handed over as they complete.
+struct Feeder<'a, F>(&'a mut Parser, &'a mut F);
+
+impl<F: FnMut(&mut Boot) -> io::Result<()>> Write for Feeder<'_, F> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for f in buf.chunks(FEED) {
+            self.0.feed(f);
+            hand_over(self.0, self.1)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Calls `each` on the boots the parser completed, handing each back when done.

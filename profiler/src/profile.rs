@@ -7,7 +7,8 @@
 //! - `[image]` ([`ImageSection`]): how `perfguide image build` makes the board's image;
 //! - `[login]` ([`LoginConfig`]): how `perfguide bench` and a quiet boot loop log in on the
 //!   console;
-//! - `[boot_loop]` ([`BootLoopSection`]): the board's console mode for `perfguide boot-loop`.
+//! - `[boot_loop]` ([`BootLoopSection`]): the board's console mode for `perfguide boot-loop`;
+//! - `[lava]` ([`LavaSection`]): the board's LAVA device type and boot, for `perfguide lava job`.
 //!
 //! A section is read from the profile's TOML text, so an unknown key, a missing one or a
 //! value of the wrong type is an error naming the profile, the line and the key.
@@ -439,6 +440,58 @@ pub struct LabSections {
     /// `[boot_loop]`.
     #[serde(default)]
     pub boot_loop: Option<BootLoopSection>,
+    /// `[lava]`.
+    #[serde(default)]
+    pub lava: Option<LavaSection>,
+}
+
+/// `[lava] boot_method`: the LAVA boot action's `method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LavaBootMethod {
+    /// `qemu`: LAVA starts QEMU with the images of a `deploy: to: tmpfs` action, its
+    /// machine, CPU, memory and further options taken from `[qemu] args`.
+    Qemu,
+    /// `minimal`: LAVA power-cycles the board and waits for its login prompt; the image on
+    /// the board boots as it is, untouched (the boot a boot-time figure should measure).
+    Minimal,
+    /// `u-boot`: LAVA interrupts U-Boot and types `boot_commands`.
+    UBoot,
+}
+
+impl LavaBootMethod {
+    /// The name LAVA's job schema gives the method.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LavaBootMethod::Qemu => "qemu",
+            LavaBootMethod::Minimal => "minimal",
+            LavaBootMethod::UBoot => "u-boot",
+        }
+    }
+}
+
+/// The `[lava]` table: how a LAVA job boots the board (`perfguide lava job`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LavaSection {
+    /// The LAVA device type (a template in LAVA's `etc/dispatcher-config/device-types/`).
+    pub device_type: String,
+    /// The boot action's method.
+    pub boot_method: LavaBootMethod,
+    /// `u-boot` only: the boot action's `commands` (a list of U-Boot commands, or one name
+    /// of the device type's command sets such as `ramdisk`).
+    #[serde(default)]
+    pub boot_commands: Vec<String>,
+    /// Shell prompts (Python regexes) LAVA waits for after login; default: `[login] prompt`.
+    #[serde(default)]
+    pub prompts: Vec<String>,
+    /// Seconds a boot may take, power-on to shell prompt.
+    #[serde(default = "d_lava_boot_timeout_s")]
+    pub boot_timeout_s: u64,
+}
+
+fn d_lava_boot_timeout_s() -> u64 {
+    300
 }
 
 /// How the console of a boot is set: loud (everything printed, timed from the console) or
@@ -631,6 +684,41 @@ impl Board {
     /// `[login]`, or its defaults (`root`, no password) when the profile has none.
     pub fn login(&self) -> LoginConfig {
         self.lab.login.clone().unwrap_or_default()
+    }
+
+    /// `[lava]`, present and usable.
+    pub fn lava(&self) -> Result<&LavaSection, ProfileError> {
+        let Some(l) = &self.lab.lava else {
+            return Err(self.invalid(format!(
+                "its profile ({}) has no [lava] table, so no LAVA job can be written for it: \
+                 give `device_type` (a LAVA device type) and `boot_method` (\"qemu\", \
+                 \"minimal\" or \"u-boot\") in a board file and pass it with --board-file",
+                if self.source == "builtin" {
+                    format!("built in, images/boards/{}.toml", self.name())
+                } else {
+                    self.source.clone()
+                }
+            )));
+        };
+        if l.device_type.trim().is_empty() {
+            return Err(self.invalid("[lava] device_type is empty"));
+        }
+        match l.boot_method {
+            LavaBootMethod::UBoot if l.boot_commands.is_empty() => {
+                Err(self.invalid("[lava] boot_method = \"u-boot\" needs `boot_commands`"))
+            }
+            LavaBootMethod::Qemu | LavaBootMethod::Minimal if !l.boot_commands.is_empty() => {
+                Err(self.invalid(format!(
+                    "[lava] boot_method = \"{}\" takes no `boot_commands`",
+                    l.boot_method.as_str()
+                )))
+            }
+            LavaBootMethod::Qemu if !self.is_qemu() => Err(self.invalid(
+                "[lava] boot_method = \"qemu\" needs [power] driver = \"qemu\" and a [qemu] table",
+            )),
+            _ if l.boot_timeout_s == 0 => Err(self.invalid("[lava] boot_timeout_s is 0")),
+            _ => Ok(l),
+        }
     }
 
     /// `[image]`, present.
@@ -861,6 +949,49 @@ mod tests {
         let b = Board::from_file(&f).unwrap();
         assert_eq!((b.name(), b.source.as_str()), ("b", f.to_str().unwrap()));
         assert_eq!(b.image().unwrap().uboot_defconfig, "d");
+    }
+
+    #[test]
+    fn lava_table_checks() {
+        let l = board("[lava]\ndevice_type = \"bbb\"\nboot_method = \"minimal\"\n").unwrap();
+        let t = l.lava().unwrap();
+        assert_eq!(
+            (t.boot_method, t.boot_timeout_s),
+            (LavaBootMethod::Minimal, 300)
+        );
+        let e = board("[lava]\ndevice_type = \"x\"\nboot_method = \"u-boot\"\n")
+            .unwrap()
+            .lava()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs `boot_commands`"), "{e}");
+        let e = board(
+            "[lava]\ndevice_type = \"x\"\nboot_method = \"minimal\"\nboot_commands = [\"boot\"]\n",
+        )
+        .unwrap()
+        .lava()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("takes no `boot_commands`"), "{e}");
+        let e = board("[lava]\ndevice_type = \"qemu\"\nboot_method = \"qemu\"\n")
+            .unwrap()
+            .lava()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[power] driver = \"qemu\""), "{e}");
+        let e = board("[lava]\ndevice_type = \"x\"\nboot_method = \"pxe\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("b.toml") && e.contains("pxe"), "{e}");
+        let e = board("[lava]\ndevice_type = \"x\"\nboot_method = \"minimal\"\nboot = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("boot"), "{e}");
+        let e = board("").unwrap().lava().unwrap_err().to_string();
+        assert!(
+            e.contains("board b") && e.contains("(b.toml) has no [lava] table"),
+            "{e}"
+        );
     }
 
     #[test]

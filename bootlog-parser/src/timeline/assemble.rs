@@ -37,6 +37,9 @@ pub(super) struct State {
     /// Vectors and strings of boots handed back by [`super::Parser::recycle`], for the next
     /// boots.
     pub(super) bin: Bin,
+    /// What LAVA typed last (a `log.yaml` `input` line, its final newline removed) and when,
+    /// until the next console line (see `State::layered`).
+    pub(super) lava_typed: Option<(Option<f64>, String)>,
 }
 
 impl State {
@@ -65,6 +68,7 @@ impl State {
             stamp_memo: linux::StampMemo::default(),
             usual_next: u64::MAX,
             bin: Bin::default(),
+            lava_typed: None,
         }
     }
 

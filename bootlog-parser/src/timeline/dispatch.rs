@@ -782,12 +782,27 @@ impl State {
                 self.record(n, Some(h), scale, rest)
             }
             Layer::Lava(dt, Some(msg)) => {
-                // JSON escapes in the message can spell any word.
+                // YAML escapes in the message can spell any word.
                 self.hints = needles::ALL;
-                for part in msg.split(['\n', '\r']) {
+                let typed = self.lava_typed.take();
+                for (i, part) in msg.split(['\n', '\r']).enumerate() {
+                    // The console line LAVA typed into ends with the echo of what it typed
+                    // (`box login: root`): the prompt, as it was when LAVA typed.
+                    let (part, at) = match &typed {
+                        Some((when, t))
+                            if i == 0 && !t.is_empty() && part.ends_with(t.as_str()) =>
+                        {
+                            (&part[..part.len() - t.len()], when.or(dt))
+                        }
+                        _ => (part, dt),
+                    };
                     let c = clean(part.as_bytes()).into_owned();
-                    self.record(n, dt, HostScale::Wall, &c);
+                    self.record(n, at, HostScale::Wall, &c);
                 }
+            }
+            Layer::LavaInput(dt, typed) => {
+                let typed = typed.trim_end_matches(['\n', '\r']).to_string();
+                self.lava_typed = Some((dt, typed));
             }
             Layer::Lava(_, None) => {}
         }

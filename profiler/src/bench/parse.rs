@@ -141,6 +141,7 @@ pub fn console_line(line: &str) -> (Option<f64>, Cow<'_, str>) {
         Layer::None(text) => (None, Cow::Borrowed(text)),
         Layer::Host(s, _, text) => (Some(s), Cow::Borrowed(text)),
         Layer::Lava(s, message) => (s, Cow::Owned(message.unwrap_or_default())),
+        Layer::LavaInput(s, _) => (s, Cow::Borrowed("")),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod boards;
 pub mod bootloop;
 pub mod compare;
 pub mod image;
+pub mod lava;
 pub mod parse;
 pub mod places;
 pub mod report;

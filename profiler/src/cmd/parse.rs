@@ -22,8 +22,9 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = "\
 Reads console logs as any tool captured them: perfguide's own run directories and cycle logs,
-grabserial (-t, -T), minicom/picocom/tio timestamps, LAVA log.yaml, the Boot-Time SIG's
-grab-boot-data.sh files (one boot each, with the machine data they hold), plain text. A file holding
+grabserial (-t, -T), minicom/picocom/tio timestamps, LAVA log.yaml (its console lines, each at
+its `dt`), the Boot-Time SIG's grab-boot-data.sh files (one boot each, with the machine data they
+hold), plain text; any of them xz-compressed (log.yaml.xz: told by its magic bytes). A file holding
 several boots is split (a first-stage banner again, printk time going back). Figures come from
 the host clock when the capture stamped lines, otherwise from the target's own clocks; a figure
 the log cannot give is absent, never zero.
@@ -32,6 +33,7 @@ Examples:
   perfguide parse boot.log
   perfguide parse --board j721e-evm --format json capture.log > boot.json
   perfguide parse runs/2026-11-30/            # every cycle of a boot loop, with statistics
+  perfguide parse --board qemu-arm64 log.yaml.xz   # a LAVA job log
   grabserial -t ... | perfguide parse -
 
 Exit status: 0, 1 when no boot was found in the input (said on stderr), 2 on an error.

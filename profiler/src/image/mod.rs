@@ -58,7 +58,8 @@ pub struct ImageArtifacts {
 }
 
 impl ImageArtifacts {
-    fn in_dir(dir: &Path) -> Self {
+    /// The files of an image in `dir`, whether or not they are there.
+    pub fn in_dir(dir: &Path) -> Self {
         Self {
             u_boot: dir.join("u-boot.bin"),
             disk: dir.join("disk.img"),
