@@ -22,6 +22,8 @@ const BOARD_SCRIPT: &str = concat!(
     "/tests/support/labgrid/qemu_board.py"
 );
 const PLACES: [&str; 2] = ["qemu-a", "qemu-b"];
+/// ser2net waits this long at most for more characters before sending (its `chardelay-max`).
+const SER2NET_DELAY_S: f64 = 0.020;
 
 fn venv_bin() -> PathBuf {
     let v = perfguide::image::cache_dir().join("labgrid-venv/bin");
@@ -238,16 +240,17 @@ fn stage_ids(r: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Mean duration of stage `id` over the records.
-fn mean_stage(rs: &[Value], id: &str) -> f64 {
-    let v: Vec<f64> = rs
+/// Median duration of stage `id` over the records (a TCG boot has an outlier now and then).
+fn median_stage(rs: &[Value], id: &str) -> f64 {
+    let mut v: Vec<f64> = rs
         .iter()
         .filter_map(|r| {
             r["stages"].as_array()?.iter().find(|s| s["id"] == id)?["duration_s"].as_f64()
         })
         .collect();
     assert_eq!(v.len(), rs.len(), "stage {id} in every record");
-    v.iter().sum::<f64>() / v.len() as f64
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
 }
 
 fn show(what: &str, o: &Output) {
@@ -308,19 +311,21 @@ fn boot_loops_through_labgrid_places() {
         let on = b["host"]["power_on_s"].as_f64().unwrap();
         assert!(on > 0.1, "labgrid-client takes its start-up: {on}");
     }
+    // The same board: each stage's median within the board's own cycle-to-cycle spread
+    // under TCG (a quarter) plus ser2net's character delay (up to 20 ms a line).
     for id in ["uboot", "kernel", "userspace"] {
-        let (md, ml) = (mean_stage(&d, id), mean_stage(&l, id));
+        let (md, ml) = (median_stage(&d, id), median_stage(&l, id));
         assert!(
-            (ml - md).abs() <= 0.25 * md,
-            "{id}: {ml:.3} s through labgrid against {md:.3} s direct"
+            (ml - md).abs() <= 0.25 * md + SER2NET_DELAY_S,
+            "{id}: median {ml:.3} s through labgrid against {md:.3} s direct"
         );
     }
     // t = 0 is the switch, not the start of labgrid-client: ROM is QEMU's start-up, not the
     // client's ~1 s of Python.
-    let (rd, rl) = (mean_stage(&d, "rom"), mean_stage(&l, "rom"));
+    let (rd, rl) = (median_stage(&d, "rom"), median_stage(&l, "rom"));
     assert!(
         rl < rd + 0.1,
-        "rom {rl:.3} s through labgrid, {rd:.3} s direct"
+        "rom median {rl:.3} s through labgrid, {rd:.3} s direct"
     );
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(run_a.join("run.json")).unwrap()).unwrap();
