@@ -110,15 +110,7 @@ impl Lab {
         let board = perfguide::profile::Board::builtin("qemu-arm64").unwrap();
         let img = perfguide::image::built_image("qemu-arm64", None, &perfguide::image::cache_dir())
             .expect("run `perfguide image build --board qemu-arm64` first");
-        let files = [
-            ("u_boot", img.u_boot),
-            ("disk", img.disk),
-            (perfguide::image::UBOOT_ENV, img.env_loud),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-        let argv = board.qemu_argv(&files).unwrap();
+        let argv = board.qemu_argv(&img.roles()).unwrap();
         std::fs::write(d.join("argv.json"), serde_json::to_string(&argv).unwrap()).unwrap();
 
         let mut exporter = String::new();
@@ -169,13 +161,20 @@ impl Lab {
     }
 
     fn client(&self, args: &[&str]) -> Output {
-        Command::new("labgrid-client")
-            .env("PATH", &self.path)
+        self.client_as(None, args)
+    }
+
+    /// labgrid-client as `user` (`LG_USERNAME`), or as this host's user.
+    fn client_as(&self, user: Option<&str>, args: &[&str]) -> Output {
+        let mut c = Command::new("labgrid-client");
+        c.env("PATH", &self.path)
             .env("LG_COORDINATOR", &self.coordinator)
             .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
+            .stdin(Stdio::null());
+        if let Some(u) = user {
+            c.env("LG_USERNAME", u);
+        }
+        c.output().unwrap()
     }
 
     fn ok(&self, args: &[&str]) -> String {
@@ -372,13 +371,7 @@ fn boot_loops_through_labgrid_places() {
     assert_eq!(lab.holder("qemu-a"), "None", "released after the bench");
 
     // 2. A place someone else holds is refused, naming them.
-    let o = Command::new("labgrid-client")
-        .env("PATH", &lab.path)
-        .env("LG_COORDINATOR", &lab.coordinator)
-        .env("LG_USERNAME", "colleague")
-        .args(["-p", "qemu-a", "acquire"])
-        .output()
-        .unwrap();
+    let o = lab.client_as(Some("colleague"), &["-p", "qemu-a", "acquire"]);
     assert!(o.status.success());
     let o = lab
         .perfguide()
@@ -393,13 +386,7 @@ fn boot_loops_through_labgrid_places() {
         stderr.contains("is acquired by") && stderr.contains("/colleague"),
         "{stderr}"
     );
-    let o = Command::new("labgrid-client")
-        .env("PATH", &lab.path)
-        .env("LG_COORDINATOR", &lab.coordinator)
-        .env("LG_USERNAME", "colleague")
-        .args(["-p", "qemu-a", "release"])
-        .output()
-        .unwrap();
+    let o = lab.client_as(Some("colleague"), &["-p", "qemu-a", "release"]);
     assert!(o.status.success());
 
     // 3. SIGTERM: the run ends as on Ctrl-C, the place released.

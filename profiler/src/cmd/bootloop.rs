@@ -181,12 +181,11 @@ pub(crate) fn image_files(
     if qemu {
         match crate::image::built_image(board, a.board_file.as_deref(), &cache_dir(a)) {
             Ok(img) => {
-                files.insert("u_boot".to_string(), img.u_boot);
-                files.insert("disk".to_string(), img.disk);
-                files.insert("manifest".to_string(), img.manifest);
-                if img.env_loud.exists() && img.env_quiet.exists() {
-                    files.insert(crate::image::UBOOT_ENV.to_string(), img.env_loud);
-                    files.insert(crate::image::UBOOT_ENV_QUIET.to_string(), img.env_quiet);
+                files = img.roles();
+                // An image built before the environment flash images has none.
+                if !(img.env_loud.exists() && img.env_quiet.exists()) {
+                    files.remove(crate::image::UBOOT_ENV);
+                    files.remove(crate::image::UBOOT_ENV_QUIET);
                 }
             }
             // Both boot files given by hand: no built image needed.

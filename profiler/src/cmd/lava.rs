@@ -2,7 +2,7 @@
 //! benchmarks) and `perfguide lava results` (a run directory's figures as LAVA test cases).
 
 use super::write_stdout;
-use crate::image::{image_dir, ImageArtifacts, UBOOT_ENV};
+use crate::image::{image_dir, ImageArtifacts};
 use crate::lava::job::{job_yaml, BenchStep, JobOptions};
 use crate::lava::results::{cases, shell_lines};
 use crate::profile::Board;
@@ -134,11 +134,7 @@ fn job(a: JobArgs) -> Result<ExitCode> {
     if board.is_qemu() {
         let cache = a.cache.clone().unwrap_or_else(crate::image::cache_dir);
         let built = ImageArtifacts::in_dir(&image_dir(board.name(), &cache));
-        for (role, path) in [
-            ("u_boot", built.u_boot),
-            ("disk", built.disk),
-            (UBOOT_ENV, built.env_loud),
-        ] {
+        for (role, path) in built.roles() {
             let wanted = board
                 .qemu()?
                 .args

@@ -68,6 +68,21 @@ impl ImageArtifacts {
             env_quiet: dir.join(ENV_QUIET),
         }
     }
+
+    /// The files by their role, the `{role}` placeholders of `[qemu] args`: `u_boot`, `disk`,
+    /// `manifest`, [`UBOOT_ENV`] (the loud environment flash) and [`UBOOT_ENV_QUIET`].
+    pub fn roles(&self) -> BTreeMap<String, PathBuf> {
+        [
+            ("u_boot", &self.u_boot),
+            ("disk", &self.disk),
+            ("manifest", &self.manifest),
+            (UBOOT_ENV, &self.env_loud),
+            (UBOOT_ENV_QUIET, &self.env_quiet),
+        ]
+        .into_iter()
+        .map(|(role, path)| (role.to_string(), path.clone()))
+        .collect()
+    }
 }
 
 /// The file of the loud environment flash.

@@ -111,53 +111,99 @@ impl CommandPower {
 
     /// [`CommandPower::run`], returning what the command printed on stdout.
     pub fn output(argv: &[String], timeout: Duration) -> Result<String, PowerError> {
-        let command = quote_argv(argv);
-        let Some((prog, args)) = argv.split_first() else {
+        if argv.is_empty() {
             return Ok(String::new());
-        };
-        let h = duct::cmd(prog, args)
-            .stdin_null()
-            .stdout_capture()
-            .stderr_capture()
-            .unchecked()
-            .before_spawn(|c| {
-                own_process_group(c);
-                Ok(())
-            })
-            .start()
-            .map_err(|source| PowerError::Spawn {
-                command: command.clone(),
-                source,
-            })?;
-        let deadline = Instant::now() + timeout;
-        let out = loop {
-            match h.try_wait() {
-                Ok(Some(out)) => break out.clone(),
-                Ok(None) if Instant::now() >= deadline => {
-                    let _ = h.kill();
-                    return Err(PowerError::Timeout {
-                        command,
-                        timeout_s: timeout.as_secs_f64(),
-                    });
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                Err(source) => return Err(PowerError::Spawn { command, source }),
-            }
-        };
-        if out.status.success() {
-            return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
         }
-        let pick = if out.stderr.iter().any(|b| !b.is_ascii_whitespace()) {
-            &out.stderr
+        let f = run_to_end(argv, timeout)?;
+        if f.status.success() {
+            return Ok(String::from_utf8_lossy(&f.stdout).into_owned());
+        }
+        let stderr: Vec<u8> = f
+            .stderr
+            .iter()
+            .flat_map(|(_, l)| l.bytes().chain(std::iter::once(b'\n')))
+            .collect();
+        let pick = if stderr.iter().any(|b| !b.is_ascii_whitespace()) {
+            &stderr
         } else {
-            &out.stdout
+            &f.stdout
         };
         Err(PowerError::Failed {
-            command,
-            status: out.status.to_string(),
+            command: quote_argv(argv),
+            status: f.status.to_string(),
             stderr_tail: tail_lines(pick, 5),
         })
     }
+}
+
+/// A command run to its end.
+#[derive(Debug)]
+pub struct Finished {
+    /// How it ended.
+    pub status: std::process::ExitStatus,
+    /// What it printed on stdout.
+    pub stdout: Vec<u8>,
+    /// Its stderr lines (not UTF-8: lossily), each with the instant it arrived.
+    pub stderr: Vec<(Instant, String)>,
+}
+
+/// Runs a non-empty `argv` in its own process group, stdin empty, to its end; killed after
+/// `timeout`. Its stderr is read line by line as it comes, each line stamped.
+pub fn run_to_end(argv: &[String], timeout: Duration) -> Result<Finished, PowerError> {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let command = quote_argv(argv);
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    own_process_group(&mut cmd);
+    let mut child = cmd.spawn().map_err(|source| PowerError::Spawn {
+        command: command.clone(),
+        source,
+    })?;
+    let stderr = child.stderr.take().map(|e| {
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(e);
+            let (mut lines, mut buf) = (Vec::new(), Vec::new());
+            while matches!(r.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+                let at = Instant::now();
+                let l = String::from_utf8_lossy(&buf);
+                lines.push((at, l.trim_end_matches(['\n', '\r']).to_string()));
+                buf.clear();
+            }
+            lines
+        })
+    });
+    let stdout = child.stdout.take().map(|mut o| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = o.read_to_end(&mut v);
+            v
+        })
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(PowerError::Timeout {
+                    command,
+                    timeout_s: timeout.as_secs_f64(),
+                });
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(source) => return Err(PowerError::Spawn { command, source }),
+        }
+    };
+    Ok(Finished {
+        status,
+        stdout: stdout.and_then(|t| t.join().ok()).unwrap_or_default(),
+        stderr: stderr.and_then(|t| t.join().ok()).unwrap_or_default(),
+    })
 }
 
 impl PowerDriver for CommandPower {

@@ -8,10 +8,8 @@
 //! stays at the call.
 
 use super::Place;
-use crate::lab::power::{PowerDriver, PowerError};
-use crate::lab::process::{own_process_group, quote_argv};
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use crate::lab::power::{run_to_end, Finished, PowerDriver, PowerError};
+use crate::lab::process::quote_argv;
 use std::time::{Duration, Instant};
 
 /// Power through labgrid.
@@ -42,72 +40,30 @@ pub fn is_step_end(line: &str, action: &str) -> bool {
     call.ends_with(&format!(".{action}()")) && call.contains("Driver.")
 }
 
-/// Runs `argv` to its end (or `timeout`), returning the arrival instant of each stderr line.
-fn run_stamped(argv: &[String], timeout: Duration) -> Result<Vec<(Instant, String)>, PowerError> {
-    let command = quote_argv(argv);
-    let Some((prog, args)) = argv.split_first() else {
-        return Ok(Vec::new());
-    };
-    let mut cmd = Command::new(prog);
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    own_process_group(&mut cmd);
-    let mut child = cmd.spawn().map_err(|source| PowerError::Spawn {
-        command: command.clone(),
-        source,
-    })?;
-    let stderr = child.stderr.take();
-    let lines = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        if let Some(e) = stderr {
-            for l in BufReader::new(e).lines() {
-                let Ok(l) = l else { break };
-                out.push((Instant::now(), l));
-            }
-        }
-        out
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break st,
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(PowerError::Timeout {
-                    command,
-                    timeout_s: timeout.as_secs_f64(),
-                });
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(source) => return Err(PowerError::Spawn { command, source }),
-        }
-    };
-    let lines = lines.join().unwrap_or_default();
-    if status.success() {
-        return Ok(lines);
-    }
-    let text: Vec<&str> = lines
+/// A failed labgrid-client: its status and the last lines of its stderr, the step log left out.
+fn failed(argv: &[String], f: &Finished) -> PowerError {
+    let text: Vec<&str> = f
+        .stderr
         .iter()
         .map(|(_, l)| l.as_str())
-        .filter(|l| !l.contains("StepLogger"))
+        .filter(|l| !l.contains("StepLogger") && !l.trim().is_empty())
         .collect();
-    Err(PowerError::Failed {
-        command,
-        status: status.to_string(),
+    PowerError::Failed {
+        command: quote_argv(argv),
+        status: f.status.to_string(),
         stderr_tail: text[text.len().saturating_sub(5)..].join("\n"),
-    })
+    }
 }
 
 impl LabgridPower {
     fn switch(&mut self, action: &str) -> Result<(), PowerError> {
-        let lines = run_stamped(
-            &self.place.argv_verbose(&["power", action]),
-            self.place.timeout,
-        )?;
-        self.switched = lines
+        let argv = self.place.argv_verbose(&["power", action]);
+        let f = run_to_end(&argv, self.place.timeout)?;
+        if !f.status.success() {
+            return Err(failed(&argv, &f));
+        }
+        self.switched = f
+            .stderr
             .iter()
             .rev()
             .find(|(_, l)| is_step_end(l, action))
@@ -162,16 +118,19 @@ mod tests {
 
     #[test]
     fn failure_names_command_and_message() {
-        let e = run_stamped(
-            &[
-                "sh".into(),
-                "-c".into(),
-                "echo 'labgrid-client: error: place x is not acquired' >&2; exit 1".into(),
-            ],
-            Duration::from_secs(10),
-        )
-        .unwrap_err()
-        .to_string();
+        let argv: Vec<String> = [
+            "sh",
+            "-c",
+            "echo 'INFO StepLogger:  → NetworkPowerDriver.on()' >&2; \
+             echo 'labgrid-client: error: place x is not acquired' >&2; exit 1",
+        ]
+        .map(String::from)
+        .to_vec();
+        let f = run_to_end(&argv, Duration::from_secs(10)).unwrap();
+        assert!(!f.status.success());
+        let e = failed(&argv, &f).to_string();
         assert!(e.contains("sh -c") && e.contains("not acquired"), "{e}");
+        let tail = e.split("ends with:").nth(1).unwrap_or_default();
+        assert!(!tail.contains("StepLogger"), "{e}");
     }
 }
