@@ -29,6 +29,8 @@ fi
 HOST_PKGS=(
     # cross toolchain and U-Boot build (qemu_arm64_defconfig)
     gcc-aarch64-linux-gnu gcc make bison flex bc libssl-dev libgnutls28-dev uuid-dev
+    # static benchmarks built from source ([image] static_benches: fio) link the arm64 libc
+    libc6-dev-arm64-cross
     python3-dev python3-setuptools python3-pyelftools swig device-tree-compiler
     # apt-get source unpacks with dpkg-source
     dpkg-dev

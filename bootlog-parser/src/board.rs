@@ -51,6 +51,12 @@ pub struct BoardProfile {
     /// LAVA device type and boot settings (read by the profiler).
     #[serde(default)]
     pub lava: Option<toml::Value>,
+    /// Boot loop defaults (read by the profiler).
+    #[serde(default)]
+    pub boot_loop: Option<toml::Value>,
+    /// Benchmark session settings (read by the profiler).
+    #[serde(default)]
+    pub bench: Option<toml::Value>,
 }
 
 /// A board-specific line pattern that opens a stage.

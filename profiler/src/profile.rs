@@ -8,7 +8,8 @@
 //! - `[login]` ([`LoginConfig`]): how `perfguide bench` and a quiet boot loop log in on the
 //!   console;
 //! - `[boot_loop]` ([`BootLoopSection`]): the board's console mode for `perfguide boot-loop`;
-//! - `[lava]` ([`LavaSection`]): the board's LAVA device type and boot, for `perfguide lava job`.
+//! - `[lava]` ([`LavaSection`]): the board's LAVA device type and boot, for `perfguide lava job`;
+//! - `[bench]` ([`BenchSection`]): what the target needs before `perfguide-bench` runs.
 //!
 //! A section is read from the profile's TOML text, so an unknown key, a missing one or a
 //! value of the wrong type is an error naming the profile, the line and the key.
@@ -393,6 +394,15 @@ pub struct ImageSection {
     /// Size of the flash bank that holds U-Boot's environment (QEMU virt: 64 MiB).
     #[serde(default)]
     pub uboot_env_flash_bytes: Option<u64>,
+    /// Source packages built here as static arm64 programs instead of taking the
+    /// distribution's binary, whose optional libraries the initramfs would carry (`fio`).
+    /// Each needs a recipe in `profiler/src/image/static_bench.rs`.
+    #[serde(default)]
+    pub static_benches: Vec<String>,
+    /// MiB of an empty ext4 partition after the boot partition (label `scratch`), where
+    /// benchmarks that write to storage run; none when absent.
+    #[serde(default)]
+    pub scratch_mib: Option<u64>,
 }
 
 fn d_uboot_package() -> String {
@@ -443,6 +453,24 @@ pub struct LabSections {
     /// `[lava]`.
     #[serde(default)]
     pub lava: Option<LavaSection>,
+    /// `[bench]`.
+    #[serde(default)]
+    pub bench: Option<BenchSection>,
+}
+
+/// The `[bench]` table: how the booted board is made ready for `perfguide-bench`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchSection {
+    /// Shell command lines run once on the target after login, before the runner, as they
+    /// are written (loading a driver, mounting the storage under test). One that fails is a
+    /// warning: the benchmarks that needed it fail on their own, the others run.
+    #[serde(default)]
+    pub setup: Vec<String>,
+    /// Variables for the runner (the knobs its catalog reads, such as `PERFGUIDE_FIO_DIR`);
+    /// `perfguide bench --env` overrides them.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
 }
 
 /// `[lava] boot_method`: the LAVA boot action's `method`.
@@ -686,6 +714,11 @@ impl Board {
         self.lab.login.clone().unwrap_or_default()
     }
 
+    /// `[bench]`, or nothing to set up.
+    pub fn bench(&self) -> BenchSection {
+        self.lab.bench.clone().unwrap_or_default()
+    }
+
     /// `[lava]`, present and usable.
     pub fn lava(&self) -> Result<&LavaSection, ProfileError> {
         let Some(l) = &self.lab.lava else {
@@ -882,6 +915,25 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("needs `place`"), "{e}");
+    }
+
+    #[test]
+    fn bench_and_boot_loop_tables() {
+        let b = board(
+            "[bench]\nsetup = [\"modprobe virtio_blk\"]\nenv = { PERFGUIDE_FIO_DIR = \"/mnt\" }\n\
+             [boot_loop]\nconsole = \"both\"\n",
+        )
+        .unwrap();
+        assert_eq!(b.bench().setup, ["modprobe virtio_blk"]);
+        assert_eq!(b.bench().env["PERFGUIDE_FIO_DIR"], "/mnt");
+        assert_eq!(b.lab.boot_loop.unwrap().console, ConsoleMode::Both);
+        let e = board("[bench]\nsteup = []\n").unwrap_err().to_string();
+        assert!(e.contains("steup"), "{e}");
+        // Every built-in board without [bench] has nothing to set up.
+        assert_eq!(
+            Board::builtin("j721e-evm").unwrap().bench(),
+            BenchSection::default()
+        );
     }
 
     #[test]

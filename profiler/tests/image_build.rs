@@ -29,11 +29,32 @@ fn check_disk(disk: &Path, m: &Manifest) {
     assert_eq!(p[4], 0x83, "partition 1 not Linux");
     let start = u32::from_le_bytes(p[8..12].try_into().unwrap()) as usize * 512;
     assert_eq!(start, image::disk::PART_OFFSET as usize);
+    let ext4_magic = |at: usize| &bytes[at + 1024 + 0x38..at + 1024 + 0x3a];
     // ext4 superblock magic at 1024 + 0x38 into the partition.
+    assert_eq!(ext4_magic(start), &[0x53, 0xef]);
+    // The scratch partition right after it, not bootable (distro boot does not scan it), as
+    // large as the profile says, an empty ext4 labelled `scratch`.
+    let size = u32::from_le_bytes(p[12..16].try_into().unwrap()) as usize * 512;
+    let q = &bytes[462..478];
     assert_eq!(
-        &bytes[start + 1024 + 0x38..start + 1024 + 0x3a],
-        &[0x53, 0xef]
+        (q[0], q[4]),
+        (0x00, 0x83),
+        "partition 2: not bootable, Linux"
     );
+    let scratch = u32::from_le_bytes(q[8..12].try_into().unwrap()) as usize * 512;
+    assert_eq!(scratch, start + size);
+    let scratch_size = u32::from_le_bytes(q[12..16].try_into().unwrap()) as u64 * 512;
+    let mib = perfguide::profile::Board::builtin(BOARD)
+        .unwrap()
+        .image()
+        .unwrap()
+        .scratch_mib
+        .expect("qemu-arm64 has a scratch partition");
+    assert_eq!(scratch_size, mib << 20);
+    assert_eq!(bytes.len() as u64, scratch as u64 + scratch_size);
+    assert_eq!(ext4_magic(scratch), &[0x53, 0xef]);
+    // s_volume_name at 0x78 in the superblock.
+    assert!(bytes[scratch + 1024 + 0x78..].starts_with(b"scratch\0"));
     // The files inside: their recorded sizes fit, the kernel is an arm64 Image.
     let image = m.file("disk.img:/Image").expect("Image in manifest");
     assert!(image.size > 4 << 20, "kernel too small: {}", image.size);
@@ -89,9 +110,18 @@ fn builds_boots_and_hits_the_cache() {
         m.benchmarks
     );
     assert!(
-        m.modules.iter().any(|x| x == "virtio_net"),
+        ["virtio_net", "virtio_blk"]
+            .iter()
+            .all(|x| m.modules.iter().any(|y| y == x)),
         "modules: {:?}",
         m.modules
+    );
+    // fio, built static from its source package (the source version is in the key).
+    assert!(m.benchmarks.iter().any(|b| b == "/usr/bin/fio"));
+    assert!(m.packages.contains_key("source:fio"), "{:?}", m.packages);
+    assert!(
+        !m.packages.contains_key("fio:arm64"),
+        "Debian's binary is not used"
     );
     let ub = std::fs::read(&a.u_boot).unwrap();
     assert!(

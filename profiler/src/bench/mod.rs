@@ -16,6 +16,7 @@ pub mod table;
 
 use crate::shell::{Shell, ShellError};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The runner on the target.
@@ -91,6 +92,64 @@ pub fn env_setting(spec: &str) -> Option<(String, String)> {
     let ok = (first.is_ascii_alphabetic() || first == '_')
         && c.all(|c| c.is_ascii_alphanumeric() || c == '_');
     ok.then(|| (k.to_string(), v.to_string()))
+}
+
+/// The runner's environment: the board's `[bench] env`, then `cli` (`--env`), a name given
+/// on the command line replacing the board's. An error names a board variable that is not a
+/// shell variable name.
+pub fn merged_env(
+    board: &BTreeMap<String, String>,
+    cli: &[(String, String)],
+) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for (k, v) in board {
+        if env_setting(&format!("{k}={v}")).as_ref().map(|e| &e.0) != Some(k) {
+            return Err(format!("[bench] env: {k:?} is not a shell variable name"));
+        }
+        if !cli.iter().any(|(c, _)| c == k) {
+            out.push((k.clone(), v.clone()));
+        }
+    }
+    out.extend(cli.iter().cloned());
+    Ok(out)
+}
+
+/// How one `[bench] setup` line ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct SetupStep {
+    /// The command line as the profile gives it.
+    pub command: String,
+    /// Its exit status (`None`: still running at the timeout, stopped).
+    pub status: Option<i32>,
+    /// Host seconds it took.
+    pub duration_s: f64,
+}
+
+impl SetupStep {
+    /// It exited 0.
+    pub fn ok(&self) -> bool {
+        self.status == Some(0)
+    }
+}
+
+/// Runs the board's `[bench] setup` lines in order, each with `timeout`. One that fails does
+/// not stop the others: the caller warns, and the benchmarks that needed it fail on their
+/// own with their output.
+pub fn run_setup(
+    shell: &mut Shell<'_>,
+    lines: &[String],
+    timeout: Duration,
+) -> Result<Vec<SetupStep>, BenchError> {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let f = shell.run(line, timeout)?;
+        out.push(SetupStep {
+            command: line.clone(),
+            status: f.status,
+            duration_s: f.ended_s - f.sent_s,
+        });
+    }
+    Ok(out)
 }
 
 /// Quotes a word for the target's shell (single quotes).
@@ -200,5 +259,24 @@ mod tests {
         for bad in ["1X=2", "A-B=1", "=1", "NOEQ", "A;rm=1"] {
             assert_eq!(env_setting(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_command_line_overrides_the_board_env() {
+        let board: BTreeMap<String, String> = [
+            ("PERFGUIDE_FIO_DIR".to_string(), "/mnt/scratch".to_string()),
+            ("PERFGUIDE_FIO_SIZE".to_string(), "64M".to_string()),
+        ]
+        .into();
+        let cli = vec![("PERFGUIDE_FIO_SIZE".to_string(), "16M".to_string())];
+        assert_eq!(
+            merged_env(&board, &cli).unwrap(),
+            [
+                ("PERFGUIDE_FIO_DIR".to_string(), "/mnt/scratch".to_string()),
+                ("PERFGUIDE_FIO_SIZE".to_string(), "16M".to_string())
+            ]
+        );
+        let bad: BTreeMap<String, String> = [("A;B".to_string(), "1".to_string())].into();
+        assert!(merged_env(&bad, &[]).unwrap_err().contains("\"A;B\""));
     }
 }

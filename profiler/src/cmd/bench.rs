@@ -27,8 +27,10 @@ What it does:
   power on and boot as one boot-loop cycle (recorded in boots.jsonl, cycle-NNNN.log), or use
   the board as it is with --no-power -> log in on the console as the profile's [login] says
   (default: user root, no password, a prompt ending in # or $) -> check perfguide-bench is
-  there -> `perfguide-bench list --all` -> for each selected benchmark `perfguide-bench run
-  --repeat N ID`, stopped with Ctrl-C at --bench-timeout -> power off -> read the capture.
+  there -> the profile's [bench] setup lines (e.g. mount the storage fio writes to; one that
+  fails is a warning) -> `perfguide-bench list --all` -> for each selected benchmark
+  `perfguide-bench run --repeat N ID` with the profile's [bench] env and --env, stopped with
+  Ctrl-C at --bench-timeout -> power off -> read the capture.
 
 What it writes in --out (a new directory, or the run directory of an earlier boot-loop, so
 that one directory holds the whole guide):
@@ -41,6 +43,10 @@ that one directory holds the whole guide):
 A benchmark that fails, times out or is missing does not stop the others. Ctrl-C stops at once
 (QEMU with it): bench.log keeps every line already received, and `perfguide bench parse
 DIR/bench.log` reads its figures.
+
+[bench] in a board profile (both optional):
+  setup = [\"modprobe virtio_blk\", \"mount /dev/vda2 /mnt/scratch\"], env = { PERFGUIDE_FIO_DIR =
+  \"/mnt/scratch\" }   (--env NAME=VALUE overrides a variable of env)
 
 [login] in a board profile (every key optional):
   user = \"root\", password = \"...\", prompt = '[#$]\\s*$', login_prompt = '(?i)\\blogin:\\s*$',
@@ -142,11 +148,16 @@ struct BenchManifest<'a> {
     server: Option<&'a str>,
     network: Option<String>,
     boot_cycle: Option<u32>,
+    env: std::collections::BTreeMap<&'a str, &'a str>,
+    setup: &'a [bench::SetupStep],
     benchmarks: &'a [Item],
     error: Option<String>,
     metrics: usize,
     warnings: &'a [String],
 }
+
+/// How long one `[bench] setup` line may take.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn positive(name: &str, v: f64) -> anyhow::Result<Duration> {
     if !(v.is_finite() && v > 0.0) {
@@ -274,6 +285,9 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     };
     let (board, mut run, mut target) = open_run(&a, &args)?;
     let mut plan = plan;
+    let setup_lines = board.bench().setup;
+    plan.env = bench::merged_env(&board.bench().env, &plan.env)
+        .map_err(|e| anyhow::anyhow!("board profile {}: {e}", board.source))?;
     let serve_on_target = a.serve && board.is_qemu();
     let mut network = None;
     let _host_servers = if a.serve && !board.is_qemu() {
@@ -331,6 +345,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     let log = run.path().join(BENCH_LOG);
     let writer = CaptureWriter::create(&log)?;
     let mut runner = None;
+    let mut setup = Vec::new();
     let mut items: Vec<Item> = Vec::new();
     let session = (|| -> anyhow::Result<()> {
         let mut shell = Shell::new(
@@ -345,6 +360,19 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
             let version = bench::check_runner(&mut shell)?;
             eprintln!("perfguide: {version}");
             runner = Some(version);
+            setup = bench::run_setup(&mut shell, &setup_lines, SETUP_TIMEOUT)?;
+            for s in setup.iter().filter(|s| !s.ok()) {
+                eprintln!(
+                    "perfguide: warning: [bench] setup `{}`: {} (its output is in {BENCH_LOG}); \
+                     the benchmarks that need it will fail",
+                    s.command,
+                    match s.status {
+                        Some(c) => format!("exit status {c}"),
+                        None =>
+                            format!("still running after {} s, stopped", SETUP_TIMEOUT.as_secs()),
+                    }
+                );
+            }
             if serve_on_target {
                 serve::start_on_target(&mut shell)?;
             }
@@ -408,6 +436,12 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
         server: plan.server.as_deref(),
         network,
         boot_cycle,
+        env: plan
+            .env
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect(),
+        setup: &setup,
         benchmarks: &items,
         error: session.as_ref().err().map(|e| format!("{e:#}")),
         metrics: metrics.len(),

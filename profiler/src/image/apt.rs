@@ -19,6 +19,9 @@ pub struct Package {
     pub arch: String,
     /// Source package name.
     pub source: String,
+    /// Source package version (the binary's unless `Source:` names another, as after a
+    /// binary-only rebuild).
+    pub source_version: String,
     /// `Depends` and `Pre-Depends`, first alternative of each, names only.
     pub depends: Vec<String>,
     /// SHA-256 of the .deb, from the index.
@@ -72,15 +75,25 @@ pub fn parse_show(text: &str) -> Vec<Package> {
                 depends.extend(parse_depends(d));
             }
         }
-        let source = fields
-            .get("Source")
-            .map(|s| s.split_whitespace().next().unwrap_or(name).to_string())
-            .unwrap_or_else(|| name.clone());
+        // `Source: name` or `Source: name (version)`.
+        let mut src = fields.get("Source").map(|s| s.split_whitespace());
+        let source = src
+            .as_mut()
+            .and_then(|w| w.next())
+            .unwrap_or(name)
+            .to_string();
+        let source_version = src
+            .as_mut()
+            .and_then(|w| w.next())
+            .and_then(|v| v.strip_prefix('(')?.strip_suffix(')'))
+            .unwrap_or(version)
+            .to_string();
         out.push(Package {
             name: name.clone(),
             version: version.clone(),
             arch: fields.get("Architecture").cloned().unwrap_or_default(),
             source,
+            source_version,
             depends,
             sha256: fields.get("SHA256").cloned().unwrap_or_default(),
         });
@@ -278,7 +291,9 @@ mod tests {
             p[0].deb_name(),
             "busybox-static_1%3a1.35.0-4+deb12u1+b1_arm64.deb"
         );
+        assert_eq!(p[0].source_version, "1:1.35.0-4+deb12u1");
         assert_eq!(p[1].source, "x");
+        assert_eq!(p[1].source_version, "1");
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! The disk: an MBR-partitioned raw image with one bootable ext4 partition holding the kernel,
-//! the initramfs and `extlinux/extlinux.conf` (U-Boot's distro boot finds it there).
-//! Built without mounting or loop devices: sfdisk on the image file, then `mkfs.ext4 -d` at the
+//! The disk: an MBR-partitioned raw image with a bootable ext4 partition holding the kernel,
+//! the initramfs and `extlinux/extlinux.conf` (U-Boot's distro boot finds it there), and
+//! optionally an empty ext4 partition after it for benchmarks that write (`scratch`; not
+//! bootable, so distro boot does not scan it).
+//! Built without mounting or loop devices: sfdisk on the image file, then `mkfs.ext4` at each
 //! partition's offset.
 
 use super::exec::{Cmd, Runner};
@@ -29,40 +31,83 @@ pub fn partition_size(payload: u64) -> u64 {
     want.div_ceil(MIB) * MIB
 }
 
-/// Writes `out`: a partition table and an ext4 file system made from the directory `boot`.
-pub fn build(r: &Runner, boot: &Path, out: &Path, epoch: i64) -> anyhow::Result<()> {
-    let payload = dir_size(boot)?;
-    let part = partition_size(payload);
-    let _ = std::fs::remove_file(out);
-    let f = std::fs::File::create(out)?;
-    f.set_len(PART_OFFSET + part)?;
-    drop(f);
-    let table = format!(
+/// The partition table (sfdisk script) of a boot partition of `boot` bytes and a scratch
+/// partition of `scratch` bytes after it (none when 0).
+pub fn partition_table(boot: u64, scratch: u64) -> String {
+    let mut t = format!(
         "label: dos\nlabel-id: 0x70726667\nunit: sectors\nstart={}, size={}, type=83, bootable\n",
         PART_OFFSET / 512,
-        part / 512
+        boot / 512
     );
+    if scratch > 0 {
+        t.push_str(&format!(
+            "start={}, size={}, type=83\n",
+            (PART_OFFSET + boot) / 512,
+            scratch / 512
+        ));
+    }
+    t
+}
+
+/// Writes `out`: a partition table, an ext4 file system made from the directory `boot`, and
+/// an empty ext4 file system of `scratch_mib` MiB after it (label `scratch`) when given.
+pub fn build(
+    r: &Runner,
+    boot: &Path,
+    out: &Path,
+    epoch: i64,
+    scratch_mib: Option<u64>,
+) -> anyhow::Result<()> {
+    let payload = dir_size(boot)?;
+    let part = partition_size(payload);
+    let scratch = scratch_mib.unwrap_or(0) * MIB;
+    let _ = std::fs::remove_file(out);
+    let f = std::fs::File::create(out)?;
+    f.set_len(PART_OFFSET + part + scratch)?;
+    drop(f);
     r.run(
         Cmd::new("sfdisk")
             .args(["--no-reread", "--no-tell-kernel", "-q"])
             .arg(out)
-            .stdin(table.into_bytes()),
+            .stdin(partition_table(part, scratch).into_bytes()),
     )?;
-    r.run(
+    // Fixed UUIDs and hash seeds, and the build's epoch as the time: the same inputs give
+    // the same bytes.
+    let mkfs = |label: &str, id: u8, offset: u64, extra: &str| {
         Cmd::new("mkfs.ext4")
-            .args(["-q", "-F", "-L", "boot", "-O", "^has_journal"])
-            .args(["-U", "70657266-6775-6964-652d-716d75000001"])
+            .args(["-q", "-F", "-L", label])
+            .arg("-U")
+            .arg(format!("70657266-6775-6964-652d-716d750000{id:02x}"))
             .arg("-E")
             .arg(format!(
-                "offset={PART_OFFSET},root_owner=0:0,hash_seed=70657266-6775-6964-652d-716d75000002"
+                "offset={offset},root_owner=0:0,hash_seed=70657266-6775-6964-652d-716d750000{:02x}{extra}",
+                id + 1
             ))
-            .arg("-d")
+            .env("E2FSPROGS_FAKE_TIME", epoch.to_string())
+            .env("SOURCE_DATE_EPOCH", epoch.to_string())
+    };
+    let kib = |size: u64| format!("{}k", size / 1024);
+    r.run(
+        mkfs("boot", 1, PART_OFFSET, "")
+            .args(["-O", "^has_journal", "-d"])
             .arg(boot)
             .arg(out)
-            .arg(format!("{}k", part / 1024))
-            .env("E2FSPROGS_FAKE_TIME", epoch.to_string())
-            .env("SOURCE_DATE_EPOCH", epoch.to_string()),
+            .arg(kib(part)),
     )?;
+    if scratch > 0 {
+        // Inode tables and journal written now: the kernel's lazy init would write them in
+        // the background while the benchmarks run.
+        r.run(
+            mkfs(
+                "scratch",
+                3,
+                PART_OFFSET + part,
+                ",lazy_itable_init=0,lazy_journal_init=0",
+            )
+            .arg(out)
+            .arg(kib(scratch)),
+        )?;
+    }
     Ok(())
 }
 
@@ -89,6 +134,17 @@ mod tests {
         assert_eq!(partition_size(0), 8 * MIB);
         assert_eq!(partition_size(MIB) % MIB, 0);
         assert!(partition_size(30 * MIB) >= 30 * MIB + 8 * MIB);
+    }
+
+    #[test]
+    fn scratch_follows_the_boot_partition() {
+        let t = partition_table(40 * MIB, 96 * MIB);
+        assert!(
+            t.contains("start=2048, size=81920, type=83, bootable\n"),
+            "{t}"
+        );
+        assert!(t.ends_with("start=83968, size=196608, type=83\n"), "{t}");
+        assert_eq!(partition_table(40 * MIB, 0).lines().count(), 4);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod env;
 pub mod exec;
 pub mod kernel;
 pub mod rootfs;
+pub mod static_bench;
 pub mod uboot;
 
 pub use crate::profile::ImageSection;
@@ -38,9 +39,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Bumped when the recipe changes what it builds from the same inputs.
-const RECIPE_VERSION: &str = "4";
+const RECIPE_VERSION: &str = "5";
 /// Bumped when the U-Boot build changes for the same source, defconfig and fragment.
 const UBOOT_RECIPE_VERSION: &str = "2";
+/// Bumped when the static benchmark builds change for the same source and recipe.
+const STATIC_RECIPE_VERSION: &str = "1";
 
 /// The files of a built image.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -295,6 +298,8 @@ struct Resolved {
     kernel: apt::Package,
     busybox: apt::Package,
     benches: Vec<apt::Package>,
+    /// The binary packages of `static_benches`: their source is built.
+    statics: Vec<apt::Package>,
     libs: Vec<apt::Package>,
 }
 
@@ -305,6 +310,9 @@ impl Resolved {
             format!("source:{}", self.uboot_source),
             self.uboot_version.clone(),
         );
+        for p in &self.statics {
+            m.insert(format!("source:{}", p.source), p.source_version.clone());
+        }
         for p in [&self.kernel, &self.busybox]
             .into_iter()
             .chain(&self.benches)
@@ -325,6 +333,7 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
         arm64(&s.busybox_package),
     ];
     first.extend(s.bench_packages.iter().map(|b| arm64(b)));
+    first.extend(s.static_benches.iter().map(|b| arm64(b)));
     let found = apt::show_known(r, &first)?;
     let get = |name: &str| -> anyhow::Result<apt::Package> {
         found
@@ -346,6 +355,12 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
                 "benchmark package {b} is not in the apt index for arm64: skipped"
             )),
         }
+    }
+    let mut statics = Vec::new();
+    for b in &s.static_benches {
+        let p = get(b)?;
+        static_bench::recipe(&p.source)?;
+        statics.push(p);
     }
     let roots: Vec<String> = benches.iter().map(|p| p.name.clone()).collect();
     let lib_names = apt::library_closure(r, &roots)?;
@@ -378,6 +393,7 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
         kernel,
         busybox,
         benches,
+        statics,
         libs,
     })
 }
@@ -590,6 +606,56 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         )?
     };
 
+    // Benchmarks built static from source, each cached by its own key.
+    for p in &res.statics {
+        let recipe = static_bench::recipe(&p.source)?;
+        let key = KeyBuilder::default()
+            .add("recipe", STATIC_RECIPE_VERSION)
+            .add("source", &p.source)
+            .add("version", &p.source_version)
+            .add("build", &format!("{recipe:?}"))
+            .finish();
+        let dir = cache
+            .join("build")
+            .join(format!("{}-{}", p.source, &key[..16]));
+        let programs: Vec<PathBuf> = recipe.programs.iter().map(|n| dir.join(n)).collect();
+        if !opts.force && programs.iter().all(|f| f.exists()) {
+            r.progress(&format!(
+                "{} {}: cached static build {}",
+                p.source,
+                p.source_version,
+                dir.display()
+            ));
+        } else {
+            let src = r.step(
+                &format!(
+                    "fetch source {} {} (apt-get source)",
+                    p.source, p.source_version
+                ),
+                || {
+                    let dest = work.join(format!("{}-src", p.source));
+                    apt::source(&r, &cache.join("src"), &p.source, &p.source_version, &dest)
+                },
+            )?;
+            r.step(
+                &format!(
+                    "build {} {} static for arm64 (-j{})",
+                    p.source, p.source_version, opts.jobs
+                ),
+                || {
+                    let tmp = dir.with_extension("tmp");
+                    let _ = std::fs::remove_dir_all(&tmp);
+                    recipe.build(&r, &src, &tmp, opts.jobs.max(1))?;
+                    let _ = std::fs::remove_dir_all(&dir);
+                    std::fs::rename(&tmp, &dir)?;
+                    let _ = std::fs::remove_dir_all(&src);
+                    Ok(())
+                },
+            )?;
+        }
+        targets.extend(programs);
+    }
+
     // Kernel.
     let boot = work.join("boot");
     std::fs::create_dir_all(boot.join("extlinux"))?;
@@ -663,7 +729,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let disk_tmp = work.join("disk.img");
     r.step("disk image (sfdisk + mkfs.ext4 -d)", || {
         rootfs::set_mtimes(&r, &boot, &rootfs::list_paths(&boot)?, epoch)?;
-        disk::build(&r, &boot, &disk_tmp, epoch)
+        disk::build(&r, &boot, &disk_tmp, epoch, section.scratch_mib)
     })?;
 
     // Publish.

@@ -364,13 +364,24 @@ pub fn job_yaml(board: &Board, o: &JobOptions) -> Result<String, LavaError> {
     if let Some(b) = &o.bench {
         job_name.push_str(&format!(", benchmarks {} x{}", b.suite, b.runs));
         metadata.insert("perfguide.bench".to_string(), b.suite.clone());
-        let run = vec![
+        // The board's [bench] setup lines as steps of their own, then the runner with its
+        // [bench] env (through `env`: a quoted assignment is no assignment to the shell).
+        let setup = board.bench();
+        let mut run = Vec::new();
+        if !setup.env.is_empty() {
+            run.push("env".to_string());
+            run.extend(setup.env.iter().map(|(k, v)| format!("{k}={v}")));
+        }
+        run.extend([
             RUNNER.to_string(),
             "run".into(),
             "--repeat".into(),
             b.runs.to_string(),
             b.suite.clone(),
-        ];
+        ]);
+        let mut steps = vec![format!("{RUNNER} version")];
+        steps.extend(setup.setup.iter().cloned());
+        steps.push(quote_argv(&run));
         actions.push(Action::Test(Test {
             timeout: Timeout {
                 seconds: b.timeout_s,
@@ -389,9 +400,7 @@ pub fn job_yaml(board: &Board, o: &JobOptions) -> Result<String, LavaError> {
                             b.suite, b.runs
                         ),
                     },
-                    run: Steps {
-                        steps: vec![format!("{RUNNER} version"), quote_argv(&run)],
-                    },
+                    run: Steps { steps },
                 },
             }],
         }));
@@ -489,9 +498,17 @@ mod tests {
         let v: serde_yaml::Value = serde_yaml::from_str(&job_yaml(&b, &o).unwrap()).unwrap();
         let t = &v["actions"][2]["test"]["definitions"][0];
         assert_eq!(t["from"], "inline");
+        // The board's [bench] setup lines, then the runner with its [bench] env.
+        let steps = t["repository"]["run"]["steps"].as_sequence().unwrap();
+        let setup = b.bench().setup;
+        assert_eq!(steps.len(), setup.len() + 2);
+        assert_eq!(steps[0], "perfguide-bench version");
+        for (i, line) in setup.iter().enumerate() {
+            assert_eq!(steps[1 + i].as_str(), Some(line.as_str()));
+        }
         assert_eq!(
-            t["repository"]["run"]["steps"][1],
-            "perfguide-bench run --repeat 2 openssl"
+            steps[setup.len() + 1],
+            "env PERFGUIDE_FIO_DIR=/mnt/scratch perfguide-bench run --repeat 2 openssl"
         );
         assert!(v["actions"][1]["boot"].get("transfer_overlay").is_some());
         o.bench.as_mut().unwrap().suite = "x; reboot".into();
