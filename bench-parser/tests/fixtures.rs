@@ -410,6 +410,29 @@ fn fio_json_output() {
 }
 
 #[test]
+fn fio_json_output_of_the_qemu_board() {
+    // Real fio 3.33 (the image's static build) on the QEMU board's scratch partition:
+    // `--rw=randrw --bs=4k --size=16M --ioengine=psync --direct=1 --output-format=json`.
+    let p = fio::parse(&fixture("fio-randrw-json-qemu.txt")).unwrap();
+    figures(
+        &p,
+        &[
+            "fio/randrw | read_iops | 1440.347072 | IOPS | higher | 8",
+            "fio/randrw | write_iops | 1521.330441 | IOPS | higher | 8",
+        ],
+    );
+    // `"bw" : 5761` and `6085` KiB/s; `clat_ns` and `lat_ns` means in ns.
+    expect_close(&p, "read_bw", 5761.0 / 1024.0, unit::MIB_S);
+    expect_close(&p, "write_bw", 6085.0 / 1024.0, unit::MIB_S);
+    expect_close(&p, "read_clat_avg", 308.755433735, unit::US);
+    expect_close(&p, "read_lat_avg", 310.834493474, unit::US);
+    expect_close(&p, "write_clat_avg", 324.195579373, unit::US);
+    expect_close(&p, "write_lat_avg", 326.887850760, unit::US);
+    // trim did no I/O; `disk_util` is no job's figure.
+    assert_eq!(p.metrics.len(), 8);
+}
+
+#[test]
 fn cyclictest_per_thread() {
     let p = cyclictest::parse(&fixture("cyclictest.txt")).unwrap();
     figures(

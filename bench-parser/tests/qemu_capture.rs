@@ -1,11 +1,14 @@
-//! A real capture of `perfguide bench` on the QEMU reference board (`captures/qemu-arm64-bundled.txt`,
-//! perfguide's capture format): one run of each benchmark the image bundles, framed by the
-//! target runner. Every figure asserted here was read off the file by hand, at its line.
+//! Real captures of `perfguide bench` on the QEMU reference board (perfguide's capture format),
+//! framed by the target runner: `captures/qemu-arm64-bundled.txt`, one run of each benchmark the
+//! image bundles but fio, and `captures/qemu-arm64-fio.txt`, two runs of each fio entry on the
+//! disk's scratch partition (64 MiB, the defaults). Every figure asserted here was read off the
+//! file by hand, at its line.
 
 use bench_parser::framing::{self, Integrity, SecsDelta};
 use bench_parser::{results, Outcome};
 
 const CAPTURE: &str = include_str!("captures/qemu-arm64-bundled.txt");
+const FIO_CAPTURE: &str = include_str!("captures/qemu-arm64-fio.txt");
 
 /// (benchmark, metric, value, unit, line) of every figure of the capture.
 fn figures() -> Vec<(String, String, f64, String, u64)> {
@@ -92,4 +95,51 @@ fn every_bundled_tool_gives_its_hand_checked_figures() {
             "{tool}"
         );
     }
+}
+
+#[test]
+fn fio_on_the_scratch_partition_gives_its_hand_checked_figures() {
+    let c = framing::read(FIO_CAPTURE, &SecsDelta);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    // Two sessions (one `perfguide-bench run --repeat 2` per entry), two segments each.
+    assert_eq!(c.segments.len(), 4);
+    assert!(c.segments.iter().all(|s| s.is_complete()));
+    assert!(c.segments.iter().all(|s| s.integrity == Integrity::Exact));
+    // The setup's kernel lines (the disk probed, the scratch mounted) are before the runner.
+    assert!(FIO_CAPTURE.contains("EXT4-fs (vda2): mounted filesystem"));
+    let entries = results(&c);
+    for e in &entries {
+        assert_eq!(e.outcome, Outcome::Parsed, "{} {:?}", e.id, e.warnings);
+    }
+    let mut got: Vec<(String, u32, String, f64, String, u64)> = entries
+        .into_iter()
+        .flat_map(|e| e.metrics)
+        .map(|m| (m.benchmark, m.run, m.metric, m.value, m.unit, m.line))
+        .collect();
+    got.sort_by(|a, b| (a.5, &a.2).cmp(&(b.5, &b.2)));
+    let want: &[(&str, u32, &str, f64, &str, u64)] = &[
+        // `read: IOPS=1230, BW=1231MiB/s (1291MB/s)(64.0MiB/52msec)`
+        ("fio/seq-read-1m", 1, "read_bw", 1231.0, "MiB/s", 159),
+        ("fio/seq-read-1m", 1, "read_iops", 1230.0, "IOPS", 159),
+        ("fio/seq-read-1m", 1, "read_clat_avg", 708.07, "us", 160),
+        ("fio/seq-read-1m", 1, "read_lat_avg", 712.58, "us", 161),
+        ("fio/seq-read-1m", 2, "read_bw", 1600.0, "MiB/s", 190),
+        ("fio/seq-read-1m", 2, "read_iops", 1600.0, "IOPS", 190),
+        ("fio/seq-read-1m", 2, "read_clat_avg", 576.74, "us", 191),
+        ("fio/seq-read-1m", 2, "read_lat_avg", 578.77, "us", 192),
+        // `write: IOPS=1254, BW=1255MiB/s (1316MB/s)(64.0MiB/51msec); 0 zone resets`
+        ("fio/seq-write-1m", 1, "write_bw", 1255.0, "MiB/s", 226),
+        ("fio/seq-write-1m", 1, "write_iops", 1254.0, "IOPS", 226),
+        ("fio/seq-write-1m", 1, "write_clat_avg", 680.65, "us", 227),
+        ("fio/seq-write-1m", 1, "write_lat_avg", 755.40, "us", 228),
+        ("fio/seq-write-1m", 2, "write_bw", 1185.0, "MiB/s", 257),
+        ("fio/seq-write-1m", 2, "write_iops", 1185.0, "IOPS", 257),
+        ("fio/seq-write-1m", 2, "write_clat_avg", 714.78, "us", 258),
+        ("fio/seq-write-1m", 2, "write_lat_avg", 800.41, "us", 259),
+    ];
+    let want: Vec<_> = want
+        .iter()
+        .map(|(b, r, m, v, u, l)| (b.to_string(), *r, m.to_string(), *v, u.to_string(), *l))
+        .collect();
+    assert_eq!(got, want);
 }

@@ -158,6 +158,7 @@ fn every_bundled_tool_end_to_end() {
         "PERFGUIDE_MBW_MIB=8",
         "PERFGUIDE_CYCLICTEST_LOOPS=1000",
         "PERFGUIDE_7Z_DICT=18",
+        "PERFGUIDE_FIO_SIZE=16M",
     ] {
         args.extend(["--env", env]);
     }
@@ -173,6 +174,8 @@ fn every_bundled_tool_end_to_end() {
         "mbw/mbw",
         "cyclictest/cyclictest",
         "7zip/7zz-b",
+        "fio/seq-read-1m",
+        "fio/seq-write-1m",
     ];
     for id in ids {
         args.extend(["--bench", id]);
@@ -183,6 +186,21 @@ fn every_bundled_tool_end_to_end() {
     for b in m["benchmarks"].as_array().unwrap() {
         assert_eq!(b["state"], "ok", "{b}");
     }
+    // The board's [bench] setup (the disk driver, the scratch partition mounted) went
+    // through, and fio wrote there: tmpfs refuses its O_DIRECT.
+    let setup = m["setup"].as_array().unwrap();
+    assert_eq!(setup.len(), 3);
+    for s in setup {
+        assert_eq!(s["status"], 0, "{s}");
+    }
+    assert_eq!(m["env"]["PERFGUIDE_FIO_DIR"], "/mnt/scratch");
+    assert_eq!(m["env"]["PERFGUIDE_FIO_SIZE"], "16M");
+    let log = std::fs::read_to_string(out.join("bench.log")).unwrap();
+    assert!(
+        log.contains("EXT4-fs (vda2): mounted filesystem"),
+        "scratch mounted"
+    );
+    assert!(log.contains("(16.0MiB/"), "fio moved PERFGUIDE_FIO_SIZE");
     let recs = jsonl(&out.join("bench.jsonl"));
     let value = |b: &str, metric: &str| -> f64 {
         recs.iter()
@@ -202,6 +220,10 @@ fn every_bundled_tool_end_to_end() {
         ("mbw/mbw", "memcpy"),
         ("cyclictest/cyclictest", "T0-max"),
         ("7zip/7zz-b", "total_rating"),
+        ("fio/seq-read-1m", "read_bw"),
+        ("fio/seq-read-1m", "read_iops"),
+        ("fio/seq-write-1m", "write_bw"),
+        ("fio/seq-write-1m", "write_clat_avg"),
     ] {
         assert!(value(b, metric) > 0.0, "{b} {metric}");
     }
