@@ -394,7 +394,7 @@ pub struct ImageSection {
     /// Size of the flash bank that holds U-Boot's environment (QEMU virt: 64 MiB).
     #[serde(default)]
     pub uboot_env_flash_bytes: Option<u64>,
-    /// Source packages built here as static arm64 programs instead of taking the
+    /// Packages built here from their source as static arm64 programs instead of taking the
     /// distribution's binary, whose optional libraries the initramfs would carry (`fio`).
     /// Each needs a recipe in `profiler/src/image/static_bench.rs`.
     #[serde(default)]

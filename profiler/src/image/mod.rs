@@ -281,6 +281,11 @@ fn local_key(board: &str, section: &ImageSection, targets: &[PathBuf]) -> anyhow
     let mut k = KeyBuilder::default();
     k.add("recipe", RECIPE_VERSION).add("board", board);
     k.add("section", &format!("{section:?}"));
+    for b in &section.static_benches {
+        if let Ok(r) = static_bench::recipe(b) {
+            k.add(&format!("static:{b}"), &format!("{r:?}"));
+        }
+    }
     for (path, data, mode) in rootfs::OVERLAY {
         k.add_bytes(&format!("overlay:{path}:{mode:o}"), data);
     }
@@ -358,9 +363,8 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
     }
     let mut statics = Vec::new();
     for b in &s.static_benches {
-        let p = get(b)?;
-        static_bench::recipe(&p.source)?;
-        statics.push(p);
+        static_bench::recipe(b)?;
+        statics.push(get(b)?);
     }
     let roots: Vec<String> = benches.iter().map(|p| p.name.clone()).collect();
     let lib_names = apt::library_closure(r, &roots)?;
@@ -608,7 +612,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
 
     // Benchmarks built static from source, each cached by its own key.
     for p in &res.statics {
-        let recipe = static_bench::recipe(&p.source)?;
+        let recipe = static_bench::recipe(&p.name)?;
         let key = KeyBuilder::default()
             .add("recipe", STATIC_RECIPE_VERSION)
             .add("source", &p.source)

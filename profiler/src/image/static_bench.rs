@@ -10,10 +10,11 @@ use super::uboot::CROSS_COMPILE;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 
-/// How one source package builds static for arm64.
+/// How one package builds static for arm64 from its source package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Recipe {
-    /// Source package name.
+    /// The package (`[image] static_benches`): the apt index's arm64 binary of this name
+    /// gives the source package and version to build.
     pub source: &'static str,
     /// Arguments of the source's `./configure`; `{cc}` is the cross C compiler.
     pub configure: &'static [&'static str],
