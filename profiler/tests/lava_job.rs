@@ -98,7 +98,13 @@ fn every_lava_board_job_validates() {
             .unwrap()["definitions"][0]["repository"]["run"]["steps"]
             .clone();
         // The last step runs the suite (after the board's [bench] setup lines, with its env).
-        let last = steps.as_sequence().unwrap().last().unwrap().as_str().unwrap();
+        let last = steps
+            .as_sequence()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap();
         assert!(
             last.ends_with("perfguide-bench run --repeat 3 openssl"),
             "{b}: {last}"

@@ -402,6 +402,21 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
     })
 }
 
+/// The source package `source` at `version`, downloaded into the cache's `src/` (kept) and
+/// unpacked with its patches into `dest`, as a step of the build.
+fn fetch_source(
+    r: &Runner,
+    cache: &Path,
+    source: &str,
+    version: &str,
+    dest: &Path,
+) -> anyhow::Result<PathBuf> {
+    r.step(
+        &format!("fetch source {source} {version} (apt-get source)"),
+        || apt::source(r, &cache.join("src"), source, version, dest),
+    )
+}
+
 /// A profile given as a file whose `[image]` differs from the built-in profile of the same
 /// name would replace that board's image in the cache (it is stored under the name): an error
 /// asking for a name of its own.
@@ -564,20 +579,12 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         ));
         ub_cached
     } else {
-        let src = r.step(
-            &format!(
-                "fetch source {} {} (apt-get source)",
-                res.uboot_source, res.uboot_version
-            ),
-            || {
-                apt::source(
-                    &r,
-                    &cache.join("src"),
-                    &res.uboot_source,
-                    &res.uboot_version,
-                    &work.join("u-boot-src"),
-                )
-            },
+        let src = fetch_source(
+            &r,
+            cache,
+            &res.uboot_source,
+            &res.uboot_version,
+            &work.join("u-boot-src"),
         )?;
         r.step(
             &format!(
@@ -631,15 +638,12 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
                 dir.display()
             ));
         } else {
-            let src = r.step(
-                &format!(
-                    "fetch source {} {} (apt-get source)",
-                    p.source, p.source_version
-                ),
-                || {
-                    let dest = work.join(format!("{}-src", p.source));
-                    apt::source(&r, &cache.join("src"), &p.source, &p.source_version, &dest)
-                },
+            let src = fetch_source(
+                &r,
+                cache,
+                &p.source,
+                &p.source_version,
+                &work.join(format!("{}-src", p.source)),
             )?;
             r.step(
                 &format!(
