@@ -87,11 +87,15 @@ pub struct Item {
 /// variable name.
 pub fn env_setting(spec: &str) -> Option<(String, String)> {
     let (k, v) = spec.split_once('=')?;
+    is_shell_name(k).then(|| (k.to_string(), v.to_string()))
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`: a name the target's shell takes as a variable.
+fn is_shell_name(k: &str) -> bool {
     let mut c = k.chars();
-    let first = c.next()?;
-    let ok = (first.is_ascii_alphabetic() || first == '_')
-        && c.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    ok.then(|| (k.to_string(), v.to_string()))
+    c.next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The runner's environment: the board's `[bench] env`, then `cli` (`--env`), a name given
@@ -103,7 +107,7 @@ pub fn merged_env(
 ) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for (k, v) in board {
-        if env_setting(&format!("{k}={v}")).as_ref().map(|e| &e.0) != Some(k) {
+        if !is_shell_name(k) {
             return Err(format!("[bench] env: {k:?} is not a shell variable name"));
         }
         if !cli.iter().any(|(c, _)| c == k) {

@@ -285,8 +285,9 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     };
     let (board, mut run, mut target) = open_run(&a, &args)?;
     let mut plan = plan;
-    let setup_lines = board.bench().setup;
-    plan.env = bench::merged_env(&board.bench().env, &plan.env)
+    let board_bench = board.bench();
+    let setup_lines = board_bench.setup;
+    plan.env = bench::merged_env(&board_bench.env, &plan.env)
         .map_err(|e| anyhow::anyhow!("board profile {}: {e}", board.source))?;
     let serve_on_target = a.serve && board.is_qemu();
     let mut network = None;

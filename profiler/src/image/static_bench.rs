@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 pub struct Recipe {
     /// The package (`[image] static_benches`): the apt index's arm64 binary of this name
     /// gives the source package and version to build.
-    pub source: &'static str,
+    pub package: &'static str,
     /// Arguments of the source's `./configure`; `{cc}` is the cross C compiler.
     pub configure: &'static [&'static str],
     /// Programs the build leaves in the source tree, installed in `/usr/bin`.
@@ -24,7 +24,7 @@ pub struct Recipe {
 
 /// The tools that can be built.
 pub const RECIPES: &[Recipe] = &[Recipe {
-    source: "fio",
+    package: "fio",
     // fio's own configure script (not autoconf). The optional engines whose libraries the
     // cross sysroot lacks (libaio, zlib, rados, ...) are left out; the psync/sync engines
     // the runner uses are always there.
@@ -32,16 +32,16 @@ pub const RECIPES: &[Recipe] = &[Recipe {
     programs: &["fio"],
 }];
 
-/// The recipe of `source`, or an error naming the ones there are.
-pub fn recipe(source: &str) -> anyhow::Result<&'static Recipe> {
-    match RECIPES.iter().find(|r| r.source == source) {
+/// The recipe of `package`, or an error naming the ones there are.
+pub fn recipe(package: &str) -> anyhow::Result<&'static Recipe> {
+    match RECIPES.iter().find(|r| r.package == package) {
         Some(r) => Ok(r),
         None => bail!(
-            "[image] static_benches: no static build recipe for {source:?} (there are: {}; \
+            "[image] static_benches: no static build recipe for {package:?} (there are: {}; \
              recipes live in profiler/src/image/static_bench.rs)",
             RECIPES
                 .iter()
-                .map(|r| r.source)
+                .map(|r| r.package)
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -78,7 +78,7 @@ impl Recipe {
         for p in self.programs {
             let from = src.join(p);
             if !from.exists() {
-                bail!("the {} build produced no {}", self.source, from.display());
+                bail!("the {} build produced no {}", self.package, from.display());
             }
             let to = out.join(p);
             r.run(
