@@ -2,20 +2,26 @@
 # Installs what `perfguide image build --board qemu-arm64` and the QEMU boot loop need on a
 # Debian bookworm host. Runs as root; idempotent; a fast no-op when everything is present.
 #
-# - adds bookworm-backports (deb + deb-src) and deb-src for the configured main suites, reusing
-#   the URI already configured in /etc/apt/sources.list.d/debian.sources (no host name here);
+# - adds bookworm-backports (deb + deb-src), deb-src for the configured main suites, and deb-src
+#   for the suite of the U-Boot release the layer's instrumented boot loaders are built from
+#   (images/uboot/source.toml, `perfguide image uboot`), reusing the URI already configured in
+#   /etc/apt/sources.list.d/debian.sources (no host name here);
 # - enables the arm64 foreign architecture (target packages are only ever downloaded and
 #   unpacked by `perfguide image build`, never installed on the host);
 # - installs qemu-system-arm from backports (the preinstalled qemu-utils comes from backports and
-#   conflicts with stable's qemu-system-arm), the cross compiler, U-Boot build deps and the disk
-#   image tools, and chromium (the report page's browser test);
+#   conflicts with stable's qemu-system-arm), the cross compilers, U-Boot build deps (binman's
+#   Python modules among them) and the disk image tools, and chromium (the report page's
+#   browser test);
 # - installs cargo-fuzz (the fuzz smoke of scripts/test.sh) when `cargo fuzz` is missing.
 set -euo pipefail
 
 SOURCES=${PERFGUIDE_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
 OURS_BPO=/etc/apt/sources.list.d/perfguide-backports.sources
 OURS_SRC=/etc/apt/sources.list.d/perfguide-src.sources
+OURS_UBOOT_SRC=/etc/apt/sources.list.d/perfguide-uboot-src.sources
 RELEASE=bookworm
+# The suite of the pinned U-Boot release (one place: images/uboot/source.toml).
+UBOOT_SUITE=$(sed -n 's/^suite *= *"\(.*\)".*/\1/p' "$(dirname "$0")/../images/uboot/source.toml")
 BPO=${RELEASE}-backports
 
 log() { printf 'setup-host: %s\n' "$*" >&2; }
@@ -27,8 +33,12 @@ fi
 
 # Packages built or run on the host.
 HOST_PKGS=(
-    # cross toolchain and U-Boot build (qemu_arm64_defconfig)
-    gcc-aarch64-linux-gnu gcc make bison flex bc libssl-dev libgnutls28-dev uuid-dev
+    # cross toolchains and U-Boot builds (qemu_arm64_defconfig; `perfguide image uboot`: 32-bit
+    # Arm for the TI K3 R5 SPL and AM335x, arm64, the host for sandbox)
+    gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc make bison flex bc libssl-dev
+    libgnutls28-dev uuid-dev patch bzip2 openssl
+    # binman's Python modules (TI K3 images: board configuration YAML checked by its schema)
+    python3-yaml python3-jsonschema yamllint python3-libfdt
     # static benchmarks built from source ([image] static_benches: fio) link the arm64 libc
     libc6-dev-arm64-cross
     python3-dev python3-setuptools python3-pyelftools swig device-tree-compiler
@@ -128,6 +138,17 @@ if [[ -n $src_content ]]; then
     if write_if_changed "$OURS_SRC" "$src_content"; then need_update=1; fi
 fi
 
+if [[ -z $UBOOT_SUITE ]]; then
+    log "no suite in images/uboot/source.toml"
+    exit 1
+fi
+uboot_src_content="Types: deb-src
+URIs: $main_uri
+Suites: $UBOOT_SUITE
+Components: main
+${main_signed:+Signed-By: $main_signed}"
+if write_if_changed "$OURS_UBOOT_SRC" "$uboot_src_content"; then need_update=1; fi
+
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     dpkg --add-architecture arm64
     log "added foreign architecture arm64"
@@ -142,6 +163,7 @@ have() { local f=("$lists"/$1); [[ ${#f[@]} -gt 0 ]]; }
 have "*_dists_${BPO}_main_binary-amd64_Packages*" || need_update=1
 have "*_dists_${RELEASE}_main_binary-arm64_Packages*" || need_update=1
 have "*_dists_${RELEASE}_main_source_Sources*" || need_update=1
+have "*_dists_${UBOOT_SUITE}_main_source_Sources*" || need_update=1
 shopt -u nullglob
 
 export DEBIAN_FRONTEND=noninteractive
@@ -174,7 +196,7 @@ if [[ ${#miss_host[@]} -gt 0 ]]; then
     apt-get install -y -q --no-install-recommends "${miss_host[@]}"
 fi
 
-for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc sfdisk mkfs.ext4 cpio dpkg-source chromium; do
+for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc sfdisk mkfs.ext4 cpio dpkg-source chromium; do
     command -v "$tool" >/dev/null || { log "missing $tool after install"; exit 1; }
 done
 # cargo-fuzz, for scripts/fuzz-smoke.sh.

@@ -57,6 +57,9 @@ pub struct BoardProfile {
     /// Benchmark session settings (read by the profiler).
     #[serde(default)]
     pub bench: Option<toml::Value>,
+    /// Instrumented U-Boot builds, `[[uboot]]` (read by the profiler).
+    #[serde(default)]
+    pub uboot: Option<toml::Value>,
 }
 
 /// A board-specific line pattern that opens a stage.

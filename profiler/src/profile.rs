@@ -9,7 +9,9 @@
 //!   console;
 //! - `[boot_loop]` ([`BootLoopSection`]): the board's console mode for `perfguide boot-loop`;
 //! - `[lava]` ([`LavaSection`]): the board's LAVA device type and boot, for `perfguide lava job`;
-//! - `[bench]` ([`BenchSection`]): what the target needs before `perfguide-bench` runs.
+//! - `[bench]` ([`BenchSection`]): what the target needs before `perfguide-bench` runs;
+//! - `[[uboot]]` ([`UbootBuild`]): the board's boot loaders as the Yocto layer instruments
+//!   them, for `perfguide image uboot`.
 //!
 //! A section is read from the profile's TOML text, so an unknown key, a missing one or a
 //! value of the wrong type is an error naming the profile, the line and the key.
@@ -364,7 +366,11 @@ pub struct ImageSection {
     pub kernel_cmdline: String,
     /// U-Boot defconfig.
     pub uboot_defconfig: String,
-    /// Kconfig lines applied on top of the defconfig.
+    /// The Yocto layer's U-Boot config fragments (file names in
+    /// `meta-perfguide/recipes-bsp/u-boot/files/`), merged on top of the defconfig in order.
+    #[serde(default)]
+    pub uboot_fragments: Vec<String>,
+    /// Kconfig lines of this board merged after them.
     #[serde(default)]
     pub uboot_fragment: Vec<String>,
     /// Binary package whose source package is built (the distribution's U-Boot for QEMU).
@@ -456,6 +462,71 @@ pub struct LabSections {
     /// `[bench]`.
     #[serde(default)]
     pub bench: Option<BenchSection>,
+    /// `[[uboot]]`, in build order.
+    #[serde(default)]
+    pub uboot: Vec<UbootBuild>,
+}
+
+/// One `[[uboot]]` table: a U-Boot build of the board (one core's boot loader) with the
+/// Yocto layer's config fragments and patches (`meta-perfguide/recipes-bsp/u-boot/files/`),
+/// as the layer's bbappends give them to the board's U-Boot recipe.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UbootBuild {
+    /// The build's name within the board (`r5`, `a53`, ...): its output directory.
+    pub name: String,
+    /// U-Boot defconfig.
+    pub defconfig: String,
+    /// What it is built for: `arm` (32-bit), `arm64`, or `sandbox` (runs on the host).
+    pub arch: UbootArch,
+    /// Config fragments, file names in the layer's U-Boot files, merged in this order.
+    pub fragments: Vec<String>,
+    /// Patches, file names in the layer's U-Boot files, applied in this order.
+    #[serde(default)]
+    pub patches: Vec<String>,
+    /// Boot images the build makes that `perfguide image inspect` reads (`tiboot3.bin`,
+    /// `tispl.bin`, `u-boot.img`, `MLO`, `sysfw.itb`), paths in the build directory.
+    #[serde(default)]
+    pub images: Vec<String>,
+    /// Other files of the build to keep (`u-boot`, `spl/u-boot-spl` of a sandbox build, to
+    /// run them), paths in the build directory.
+    #[serde(default)]
+    pub files: Vec<String>,
+    /// Extra `make` variables (`NO_SDL=1`).
+    #[serde(default)]
+    pub make_vars: Vec<String>,
+}
+
+/// The architecture of a [`UbootBuild`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UbootArch {
+    /// 32-bit Arm (`arm-linux-gnueabihf-`): Cortex-R5 SPL, AM335x.
+    Arm,
+    /// 64-bit Arm (`aarch64-linux-gnu-`).
+    Arm64,
+    /// U-Boot's sandbox, built with the host compiler and run on the host.
+    Sandbox,
+}
+
+impl UbootArch {
+    /// The cross compiler prefix (`CROSS_COMPILE`), empty for the host.
+    pub fn cross_compile(self) -> &'static str {
+        match self {
+            UbootArch::Arm => "arm-linux-gnueabihf-",
+            UbootArch::Arm64 => "aarch64-linux-gnu-",
+            UbootArch::Sandbox => "",
+        }
+    }
+
+    /// The name as the profile writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UbootArch::Arm => "arm",
+            UbootArch::Arm64 => "arm64",
+            UbootArch::Sandbox => "sandbox",
+        }
+    }
 }
 
 /// The `[bench]` table: how the booted board is made ready for `perfguide-bench`.
@@ -752,6 +823,62 @@ impl Board {
             _ if l.boot_timeout_s == 0 => Err(self.invalid("[lava] boot_timeout_s is 0")),
             _ => Ok(l),
         }
+    }
+
+    /// `[[uboot]]`: at least one build, names unique.
+    pub fn uboot_builds(&self) -> Result<&[UbootBuild], ProfileError> {
+        let builds = &self.lab.uboot;
+        if builds.is_empty() {
+            return Err(self.invalid(
+                "no [[uboot]] table: the board has no instrumented U-Boot build described",
+            ));
+        }
+        for (i, b) in builds.iter().enumerate() {
+            if builds[..i].iter().any(|o| o.name == b.name) {
+                return Err(self.invalid(format!(
+                    "[[uboot]] name {:?} is used twice: each build needs its own",
+                    b.name
+                )));
+            }
+            if b.name.is_empty() || b.name.contains(['/', '\\']) || b.name.starts_with('.') {
+                return Err(self.invalid(format!(
+                    "[[uboot]] name {:?} must be a plain directory name",
+                    b.name
+                )));
+            }
+            for f in b.fragments.iter().chain(&b.patches) {
+                if f.is_empty() || f.contains(['/', '\\']) || f.starts_with('.') {
+                    return Err(self.invalid(format!(
+                        "[[uboot]] {}: {f:?} must be a plain file name (of the layer's U-Boot \
+                         files)",
+                        b.name
+                    )));
+                }
+            }
+            for f in b.images.iter().chain(&b.files) {
+                let p = Path::new(f);
+                let plain = p
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+                if f.is_empty() || !plain {
+                    return Err(self.invalid(format!(
+                        "[[uboot]] {}: {f:?} must be a path inside the build directory",
+                        b.name
+                    )));
+                }
+            }
+            if let Some(v) = b.make_vars.iter().find(|v| {
+                !v.split_once('=').is_some_and(|(k, _)| {
+                    !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
+            }) {
+                return Err(self.invalid(format!(
+                    "[[uboot]] {}: make_vars entry {v:?} is not NAME=value",
+                    b.name
+                )));
+            }
+        }
+        Ok(builds)
     }
 
     /// `[image]`, present.

@@ -273,6 +273,50 @@ pub fn source(
     Ok(dest.to_path_buf())
 }
 
+/// Fetches the upstream tarball `tarball` of the source package `source` at `version` into
+/// `dir` (kept across builds) with `apt-get source --download-only --tar-only`, and checks its
+/// SHA-256 against `sha256`. Returns its path.
+pub fn source_tarball(
+    r: &Runner,
+    dir: &Path,
+    source: &str,
+    version: &str,
+    tarball: &str,
+    sha256: &str,
+) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(tarball);
+    let digest = |p: &Path| super::cache::sha256_file(p);
+    if !path.exists() || digest(&path)? != sha256 {
+        let _ = std::fs::remove_file(&path);
+        r.run(
+            Cmd::new("apt-get")
+                .args(["source", "--download-only", "--tar-only"])
+                .arg(format!("{source}={version}"))
+                .dir(dir),
+        )
+        .with_context(|| {
+            format!(
+                "cannot fetch the source of {source} {version} (its deb-src suite must be in                  the apt sources: run scripts/setup-host.sh)"
+            )
+        })?;
+    }
+    if !path.exists() {
+        bail!(
+            "apt-get source {source}={version} did not produce {}",
+            path.display()
+        );
+    }
+    let got = digest(&path)?;
+    if got != sha256 {
+        bail!(
+            "{} has SHA-256 {got}, not the {sha256} this build is pinned to",
+            path.display()
+        );
+    }
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,7 +96,10 @@ pub struct Manifest {
     pub packages: BTreeMap<String, String>,
     /// Kernel command line written to `extlinux.conf`.
     pub kernel_cmdline: String,
-    /// The U-Boot config fragment applied on top of the defconfig.
+    /// The Yocto layer's U-Boot config fragments merged on top of the defconfig (file names).
+    #[serde(default)]
+    pub uboot_fragments: Vec<String>,
+    /// The board's own U-Boot config lines merged after them.
     pub uboot_fragment: Vec<String>,
     /// Benchmark programs installed in the root file system (paths in the target).
     pub benchmarks: Vec<String>,

@@ -18,14 +18,19 @@
 //! changes).
 
 pub mod apt;
+pub mod binman;
+pub mod bootloader;
 pub mod cache;
 pub mod disk;
 pub mod env;
 pub mod exec;
 pub mod kernel;
+pub mod layer;
 pub mod rootfs;
+pub mod spl_limits;
 pub mod static_bench;
 pub mod uboot;
+pub mod uboot_source;
 
 pub use crate::profile::ImageSection;
 pub use cache::{cache_dir, Manifest};
@@ -559,14 +564,22 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         Ok(())
     })?;
 
-    // U-Boot, cached by its own key.
-    let ub_key = KeyBuilder::default()
+    // U-Boot, cached by its own key: the layer's fragments, then the profile's lines.
+    let mut fragments = layer::fragments(&section.uboot_fragments)?;
+    fragments.push(uboot::Fragment::from_lines(
+        &format!("{} [image] uboot_fragment", opts.board),
+        &section.uboot_fragment,
+    ));
+    let mut ub_key = KeyBuilder::default();
+    ub_key
         .add("recipe", UBOOT_RECIPE_VERSION)
         .add("source", &res.uboot_source)
         .add("version", &res.uboot_version)
-        .add("defconfig", &section.uboot_defconfig)
-        .add("fragment", &section.uboot_fragment.join("\n"))
-        .finish();
+        .add("defconfig", &section.uboot_defconfig);
+    for f in &fragments {
+        ub_key.add(&format!("fragment {}", f.name), &f.text);
+    }
+    let ub_key = ub_key.finish();
     let ub_dir = cache
         .join("build")
         .join(format!("u-boot-{}", &ub_key[..16]));
@@ -588,19 +601,23 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         )?;
         r.step(
             &format!(
-                "build U-Boot {} ({} + {} options, -j{})",
+                "build U-Boot {} ({} + {}, -j{})",
                 res.uboot_version,
                 section.uboot_defconfig,
-                section.uboot_fragment.len(),
+                fragments
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
                 opts.jobs
             ),
             || {
-                let bin = uboot::build(
+                let bin = uboot::build_reference(
                     &r,
                     &src,
                     &work.join("u-boot-build"),
                     &section.uboot_defconfig,
-                    &section.uboot_fragment,
+                    &fragments,
                     opts.jobs.max(1),
                 )?;
                 std::fs::create_dir_all(&ub_dir)?;
@@ -809,6 +826,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         files,
         packages,
         kernel_cmdline: cmdline,
+        uboot_fragments: section.uboot_fragments.clone(),
         uboot_fragment: section.uboot_fragment.clone(),
         benchmarks: info.programs,
         modules,
@@ -845,7 +863,13 @@ mod tests {
     fn qemu_profile_has_an_image_section() {
         let s = section();
         assert_eq!(s.uboot_defconfig, "qemu_arm64_defconfig");
-        assert!(s.uboot_fragment.iter().any(|l| l == "CONFIG_BOOTSTAGE=y"));
+        assert!(s
+            .uboot_fragments
+            .iter()
+            .any(|f| f == "perfguide-bootstage.cfg"));
+        // Every fragment the profile names is one of the layer's files, readable.
+        let frags = layer::fragments(&s.uboot_fragments).unwrap();
+        assert!(frags[0].text.lines().any(|l| l == "CONFIG_BOOTSTAGE=y"));
         assert!(s.cmdline().contains("printk.time=1"));
         assert!(Board::builtin("generic").unwrap().image().is_err());
     }
@@ -909,6 +933,8 @@ mod tests {
             let mut v: toml::Table = toml::from_str(text).unwrap();
             v.remove("name");
             v.remove("description");
+            // The layer's U-Boot builds are the board's, not its image's.
+            v.remove("uboot");
             if let Some(toml::Value::Array(f)) =
                 v.get_mut("image").and_then(|i| i.get_mut("uboot_fragment"))
             {
