@@ -193,6 +193,10 @@ pub fn build_board(opts: &UbootOptions) -> anyhow::Result<Vec<UbootOutcome>> {
                 o.cached = true;
                 o.board = board.clone();
                 o.name = b.name.clone();
+                // What the key covers is named as this call resolves it.
+                o.fragments = b.fragments.clone();
+                o.patches = inputs.patches.iter().map(|(n, _)| n.clone()).collect();
+                o.config_lines_checked = inputs.config_lines();
                 out.push(o);
                 continue;
             }
@@ -277,6 +281,16 @@ impl Inputs {
             fragments: layer::fragments(&b.fragments)?,
             patches: layer::patches(&b.patches)?,
         })
+    }
+
+    /// The fragment lines checked in the final `.config`.
+    fn config_lines(&self) -> usize {
+        self.fragments
+            .iter()
+            .flat_map(|f| f.text.lines())
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && (!l.starts_with('#') || l.ends_with("is not set")))
+            .count()
     }
 
     fn patch_key(&self, source: &Source) -> String {
@@ -434,13 +448,7 @@ fn build_one(
         source: source.describe(),
         fragments: b.fragments.clone(),
         patches: inputs.patches.iter().map(|(n, _)| n.clone()).collect(),
-        config_lines_checked: inputs
-            .fragments
-            .iter()
-            .flat_map(|f| f.text.lines())
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && (!l.starts_with('#') || l.ends_with("is not set")))
-            .count(),
+        config_lines_checked: inputs.config_lines(),
         key: key.to_string(),
         build_seconds: t0.elapsed().as_secs_f64(),
         dir: dir.to_path_buf(),
