@@ -46,6 +46,7 @@ pub mod needles;
 pub mod optee;
 pub mod rpi;
 pub mod sbl;
+pub mod spl_breakdown;
 pub mod stats;
 pub mod sysfw;
 pub mod systemd;
@@ -54,5 +55,5 @@ pub mod timeline;
 pub mod uboot;
 
 pub use board::BoardProfile;
-pub use model::{Boot, Clock, Stage, StageId};
+pub use model::{Boot, Clock, SplBootstage, Stage, StageId};
 pub use timeline::{parse_bytes, parse_power_on_capture, Parser};

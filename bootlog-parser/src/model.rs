@@ -157,6 +157,28 @@ pub struct BootstageAccum {
     pub us: u64,
 }
 
+/// A bootstage report an SPL printed itself, on its own timer: the R5 SPL of a TI K3 SoC
+/// (`SPL_BOOTSTAGE_REPORT`, just before `Starting ATF on ARM64 core...`), or any SPL built to
+/// print one before it hands over. A report is an SPL's when it is printed while that SPL is
+/// the running stage (before U-Boot proper's banner); U-Boot proper's reports are
+/// [`Boot::bootstage`]'s. [`crate::spl_breakdown`] derives the SPL's steps from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SplBootstage {
+    /// The stage that printed it: `r5-spl` or `a-spl`.
+    pub stage: StageId,
+    /// 1-based line of its `Timer summary in microseconds` header.
+    pub line: u64,
+    /// Host time of the header line (seconds on the boot's host clock, as stage times), when
+    /// the capture stamped it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub host_s: Option<f64>,
+    /// Its records, as printed (µs on the SPL's timer).
+    pub records: Vec<BootstageRecord>,
+    /// Its `Accumulated time:` lines.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub accumulated: Vec<BootstageAccum>,
+}
+
 /// One kernel initcall from `initcall_debug`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Initcall {
@@ -330,15 +352,22 @@ pub struct Boot {
     /// SBL total per run, µs.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub sbl_total_us: Vec<u64>,
-    /// Bootstage records of the last report in this boot.
+    /// Bootstage records of U-Boot proper's last report in this boot: the last report not
+    /// printed by an SPL (those are [`Boot::spl_bootstage`]'s); empty when U-Boot proper
+    /// printed none (a quiet U-Boot).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub bootstage: Vec<BootstageRecord>,
-    /// Bootstage accumulated times of the last report.
+    /// Bootstage accumulated times of that report.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub bootstage_accumulated: Vec<BootstageAccum>,
-    /// Every bootstage report found in this boot (a console can print several).
+    /// Every bootstage report found in this boot (a console can print several), the SPLs'
+    /// included, in the order printed.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub bootstage_reports: Vec<Vec<BootstageRecord>>,
+    /// The reports SPLs printed themselves (the R5 SPL's on a TI K3 SoC), in the order printed,
+    /// each with the stage that printed it and where.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub spl_bootstage: Vec<SplBootstage>,
     /// Kernel initcalls (`initcall_debug`).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub initcalls: Vec<Initcall>,

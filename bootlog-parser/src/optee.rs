@@ -68,4 +68,23 @@ mod tests {
         assert_eq!(line("W/TA: x"), Some(OpteeLine::Other("x")));
         assert_eq!(line("I/TC"), None);
     }
+
+    /// OP-TEE 4.x's banner at info level (`IMSG("OP-TEE version: %s", core_v_str)`, its
+    /// `I/TC: ` prefix), the empty info line before it, and the primary CPU's hand-over.
+    #[test]
+    fn optee_4_banner() {
+        assert_eq!(
+            line("I/TC: OP-TEE version: 4.4.0 (gcc version 13.3.0 (GCC)) #1 Mon Jan 20 10:11:12 UTC 2025 aarch64"),
+            Some(OpteeLine::Version("4.4.0"))
+        );
+        assert_eq!(
+            line("I/TC: OP-TEE version: 4.0.0-dev (gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04)) #1 aarch64"),
+            Some(OpteeLine::Version("4.0.0-dev"))
+        );
+        assert_eq!(line("I/TC: "), Some(OpteeLine::Other("")));
+        assert_eq!(
+            line("I/TC: Primary CPU switching to normal world boot"),
+            Some(OpteeLine::NormalWorld)
+        );
+    }
 }

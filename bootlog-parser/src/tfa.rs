@@ -88,4 +88,38 @@ mod tests {
         assert_eq!(line("U-Boot"), None);
         assert_eq!(opensbi("OpenSBI v1.2"), Some("v1.2"));
     }
+
+    /// BL31's banner as TF-A's `bl31_main()` prints it at NOTICE level (its version string,
+    /// then its build message), the level's prefix padded to two blanks (one in some ports'
+    /// logs); a version at INFO level is read the same.
+    #[test]
+    fn bl31_banner_at_notice_and_info_level() {
+        for (l, v) in [
+            (
+                "NOTICE:  BL31: v2.12.0(release):v2.12.0",
+                "v2.12.0(release):v2.12.0",
+            ),
+            (
+                "NOTICE:  BL31: v2.10.0(release):v2.10.0-367-g00f1ec6b87-dirty",
+                "v2.10.0(release):v2.10.0-367-g00f1ec6b87-dirty",
+            ),
+            (
+                "NOTICE: BL31: v2.9(release):v2.9.0-614-gd7a7135d32-dirty",
+                "v2.9(release):v2.9.0-614-gd7a7135d32-dirty",
+            ),
+            (
+                "INFO:    BL31: v2.12.0(debug):v2.12.0",
+                "v2.12.0(debug):v2.12.0",
+            ),
+        ] {
+            assert_eq!(line(l), Some(TfaLine::Version("BL31", v)), "{l}");
+        }
+        for l in [
+            "NOTICE:  BL31: Built : 10:11:12, Jan 20 2025",
+            "INFO:    BL31: Initializing runtime services",
+            "INFO:    BL31: Preparing for EL3 exit to normal world",
+        ] {
+            assert_eq!(line(l), Some(TfaLine::Other), "{l}");
+        }
+    }
 }

@@ -251,6 +251,20 @@ fn bootstage_reports_indented_unnamed_and_of_earlier_phases() {
     // U-Boot proper's time on the target clock: board_init_f to the last mark.
     let u = b.stage(StageId::Uboot).unwrap();
     assert_eq!(u.duration_s, Some(1.066533));
+    // The first report was printed by the SPL (before U-Boot proper's banner): kept as its
+    // own, with its accumulated time.
+    assert_eq!(b.spl_bootstage.len(), 1);
+    let spl = &b.spl_bootstage[0];
+    assert_eq!((spl.stage, spl.line, spl.host_s), (StageId::ASpl, 3, None));
+    assert_eq!(spl.records, b.bootstage_reports[0]);
+    assert_eq!(spl.accumulated[0].name, "dm_spl");
+    assert_eq!(spl.accumulated[0].us, 8_411);
+    // The SPL's time on the target clock: `SPL` to `end phase` in U-Boot proper's report.
+    let a = b.stage(StageId::ASpl).unwrap();
+    assert_eq!(
+        (a.start_s, a.end_s, a.duration_s),
+        (Some(0.187204), Some(0.402998), Some(0.215794))
+    );
 }
 
 /// The same report with spaces for indentation and every row's name empty: each row still

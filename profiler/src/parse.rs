@@ -189,6 +189,7 @@ fn hand_over(p: &mut Parser, each: &mut impl FnMut(&mut Boot) -> io::Result<()>)
 fn found(b: &Boot) -> bool {
     !b.stages.is_empty()
         || !b.bootstage.is_empty()
+        || !b.spl_bootstage.is_empty()
         || !b.sbl_profile.is_empty()
         || !b.initcalls.is_empty()
         || b.kernel.is_some()

@@ -1,10 +1,11 @@
-//! The tables perfguide prints: a boot's stages ([`write_boot`]), and the stage table over
-//! many boots ([`StageTable`], `mean (min, max)`, median, p95 and standard deviation per
-//! stage) that `parse` and `boot-loop` print, and [`md`], the Markdown cell escape of every
-//! Markdown document.
+//! The tables perfguide prints: a boot's stages, what else it told and its SPLs' own bootstage
+//! reports as steps ([`write_boot`]), and the stage table over many boots ([`StageTable`],
+//! `mean (min, max)`, median, p95 and standard deviation per stage) that `parse` and
+//! `boot-loop` print, and [`md`], the Markdown cell escape of every Markdown document.
 
 use crate::bootloop::run::{CycleConsole, CycleRecord};
 use bootlog_parser::model::Boot;
+use bootlog_parser::spl_breakdown;
 use bootlog_parser::stats::{BootStats, Collector, Summary};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -63,6 +64,20 @@ pub fn write_boot(out: &mut impl Write, source: &str, index: usize, b: &Boot) ->
             last.mark_us,
             b.bootstage_reports.len()
         )?;
+    }
+    for r in &b.spl_bootstage {
+        let steps = spl_breakdown::steps(&r.records);
+        writeln!(
+            out,
+            "{} bootstage: {} records (line {}), {} steps on its timer",
+            r.stage,
+            r.records.len(),
+            r.line,
+            steps.len()
+        )?;
+        for st in &steps {
+            writeln!(out, "  {:<32} {:>9} us", st.name, st.duration_us)?;
+        }
     }
     if let Some(k) = &b.kernel {
         writeln!(
@@ -267,6 +282,24 @@ mod tests {
         assert_eq!(md("a|b<script>"), "a\\|b\\<script\\>");
         assert_eq!(md("x\ny"), "x y");
         assert_eq!(md("board_init_f"), "board_init_f");
+    }
+
+    /// A boot whose R5 SPL printed its own bootstage report (the composed J721E boot of
+    /// bootlog-parser's test data): the report's steps under the stages.
+    #[test]
+    fn boot_lists_the_spl_report_steps() {
+        let log = include_str!("../../bootlog-parser/tests/data/k3-j721e-bootstage.log");
+        let profile = bootlog_parser::BoardProfile::builtin("j721e-evm").unwrap();
+        let b = &bootlog_parser::parse_power_on_capture(log.as_bytes(), &profile)[0];
+        let mut out = Vec::new();
+        write_boot(&mut out, "k3.log", 0, b).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("r5-spl bootstage: 20 records (line 4), 13 steps on its timer\n"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("  {:<32} {:>9} us\n", "DDR init", 24560)));
+        assert!(text.contains("bootstage: 14 records, last start_kernel at 1310870 us (2 reports)"));
     }
 
     #[test]

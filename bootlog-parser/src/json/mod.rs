@@ -676,14 +676,7 @@ impl W<'_> {
                 self,
                 key_list!("bootstage_accumulated"),
                 &b.bootstage_accumulated,
-                |w, a| {
-                    fields!(w;
-                        lit(b"{\"name\":"),
-                        str(&a.name),
-                        key_u64(key!("us"), a.us),
-                        lit(b"},"),
-                    );
-                },
+                |w, a| w.accumulated(a),
             );
         }
         if !b.bootstage_reports.is_empty() {
@@ -695,6 +688,14 @@ impl W<'_> {
                     list!(w, b"[", rep, |w, r| w.bootstage_record(r));
                     w.byte(b',');
                 },
+            );
+        }
+        if !b.spl_bootstage.is_empty() {
+            list!(
+                self,
+                key_list!("spl_bootstage"),
+                &b.spl_bootstage,
+                |w, r| { w.spl_bootstage(r) }
             );
         }
         if !b.initcalls.is_empty() {
@@ -847,6 +848,34 @@ impl W<'_> {
             key_u64(key!("elapsed_us"), r.elapsed_us),
             lit(b"},"),
         );
+    }
+
+    /// One accumulated time and its comma.
+    #[inline(always)]
+    fn accumulated(&mut self, a: &BootstageAccum) {
+        fields!(self;
+            lit(b"{\"name\":"),
+            str(&a.name),
+            key_u64(key!("us"), a.us),
+            lit(b"},"),
+        );
+    }
+
+    /// An SPL's own bootstage report and its comma.
+    fn spl_bootstage(&mut self, r: &SplBootstage) {
+        fields!(self;
+            lit(b"{\"stage\":\""),
+            lit(r.stage.as_str().as_bytes()),
+            key_u64(b"\",\"line\":", r.line),
+            opt_f64(key!("host_s"), r.host_s),
+        );
+        list!(self, key_list!("records"), &r.records, |w, x| w
+            .bootstage_record(x));
+        if !r.accumulated.is_empty() {
+            list!(self, key_list!("accumulated"), &r.accumulated, |w, a| w
+                .accumulated(a));
+        }
+        self.lit(b"},");
     }
 
     /// One systemd unit and its comma.

@@ -476,6 +476,25 @@ fn every_field_set_gives_serde_bytes() {
         us: 3,
     }];
     b.bootstage_reports = vec![vec![rec.clone()], vec![]];
+    b.spl_bootstage = vec![
+        SplBootstage {
+            stage: StageId::R5Spl,
+            line: 12,
+            host_s: Some(0.486913),
+            records: vec![rec.clone(), rec.clone()],
+            accumulated: vec![BootstageAccum {
+                name: nasty.clone(),
+                us: 23_606,
+            }],
+        },
+        SplBootstage {
+            stage: StageId::ASpl,
+            line: u64::MAX,
+            host_s: None,
+            records: vec![],
+            accumulated: vec![],
+        },
+    ];
     b.initcalls.push(Initcall {
         name: "f".into(),
         duration_us: 9,
@@ -705,6 +724,18 @@ proptest::proptest! {
                 elapsed_us: int(i + 5),
             });
             b.warnings.push(name(i + 3));
+        }
+        for (i, &stage) in [StageId::R5Spl, StageId::ASpl].iter().enumerate().take(int(5) as usize % 3) {
+            b.spl_bootstage.push(SplBootstage {
+                stage,
+                line: int(i + 1),
+                host_s: if i == 0 { fig(i) } else { None },
+                records: b.bootstage.clone(),
+                accumulated: (i == 0)
+                    .then(|| BootstageAccum { name: name(i), us: int(i + 2) })
+                    .into_iter()
+                    .collect(),
+            });
         }
         b.kernel = Some(KernelInfo {
             version: Some(name(0)),

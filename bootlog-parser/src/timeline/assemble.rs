@@ -467,6 +467,13 @@ impl State {
                             .is_some_and(|s| s.id == StageId::ASpl)
                     {
                         self.cur.stages[0].id = StageId::R5Spl;
+                        // The reports printed so far were that SPL's.
+                        for r in &mut self.cur.boot.spl_bootstage {
+                            r.stage = StageId::R5Spl;
+                        }
+                        if let Some((stage, ..)) = &mut self.cur.report_spl {
+                            *stage = StageId::R5Spl;
+                        }
                     }
                     // K3: a second SPL banner with no TF-A between is a reset, handled by open().
                     self.open(stage, n, host, None, "spl_banner");
@@ -489,13 +496,22 @@ impl State {
             U::StartingKernel => self.open(StageId::Kernel, n, host, None, "starting_kernel"),
             U::StartingAtf => self.mark("starting_atf", n, host, None),
             U::BootstageHeader(k) => {
+                // Printed while an SPL runs (before U-Boot proper's banner): that SPL's own.
+                self.cur.report_spl = match self.current() {
+                    Some(id @ (StageId::R5Spl | StageId::ASpl)) => {
+                        Some((id, n, host.and_then(|h| self.cur.rel(h))))
+                    }
+                    _ => None,
+                };
                 let mut got = std::mem::take(&mut self.cur.bootstage_buf);
                 got.len = 0;
                 self.cur.bootstage = Some(BootstageMode::Records { expected: k, got })
             }
             U::BootstageColumns => {}
             U::AccumulatedHeader => {
-                self.cur.boot.bootstage_accumulated.clear();
+                if self.cur.report_spl.is_none() {
+                    self.cur.boot.bootstage_accumulated.clear();
+                }
                 self.cur.bootstage = Some(BootstageMode::Accumulated)
             }
             U::Error(e) => {
@@ -555,10 +571,15 @@ impl State {
             }
             BootstageMode::Accumulated => {
                 if let Some((us, name)) = uboot::accumulated_row(t) {
-                    self.cur.boot.bootstage_accumulated.push(BootstageAccum {
+                    let a = BootstageAccum {
                         name: self.bin.strings.take(name),
                         us,
-                    });
+                    };
+                    let b = &mut self.cur;
+                    match b.boot.spl_bootstage.last_mut() {
+                        Some(spl) if b.report_spl.is_some() => spl.accumulated.push(a),
+                        _ => b.boot.bootstage_accumulated.push(a),
+                    }
                     return true;
                 }
             }
@@ -577,11 +598,23 @@ impl State {
                     got.len
                 ));
             }
-            // `boot.bootstage` (the last report) is copied from the reports once, in `finish`.
+            // `boot.bootstage` (U-Boot proper's last report) is copied from the reports once,
+            // in `finish`; an SPL's report is kept whole in `spl_bootstage` as well.
             let bin = &mut self.bin;
             let report = got.hand_out(&mut bin.records, &mut bin.held, &mut bin.strings);
-            self.cur.boot.bootstage_reports.push(report);
-            self.cur.bootstage_buf = got;
+            let b = &mut self.cur;
+            match b.report_spl {
+                Some((stage, line, host_s)) => b.boot.spl_bootstage.push(SplBootstage {
+                    stage,
+                    line,
+                    host_s,
+                    records: report.clone(),
+                    accumulated: Vec::new(),
+                }),
+                None => b.proper_report = Some(b.boot.bootstage_reports.len()),
+            }
+            b.boot.bootstage_reports.push(report);
+            b.bootstage_buf = got;
         }
     }
 

@@ -7,6 +7,7 @@ use super::recycle::{
 use crate::fixed::round6;
 use crate::hoststamp::HostScale;
 use crate::model::*;
+use crate::spl_breakdown;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -29,6 +30,13 @@ pub(super) struct Builder {
     /// The bootstage report or SBL cores list being read (lines that continue it are read
     /// as its rows, see [`State::bootstage_row`]): one test on every line for both.
     pub(super) bootstage: Option<BootstageMode>,
+    /// The SPL stage that printed the bootstage report being read (or the last one read), with
+    /// its header's line and host time on this boot's clock; `None` for U-Boot proper's. Its
+    /// `Accumulated time:` rows follow it there.
+    pub(super) report_spl: Option<(StageId, u64, Option<f64>)>,
+    /// Index in `boot.bootstage_reports` of U-Boot proper's last report (the last report no
+    /// SPL printed): what [`Builder::finish`] copies into `boot.bootstage`.
+    pub(super) proper_report: Option<usize>,
     pub(super) sbl_run: u32,
     pub(super) sbl_run_has_data: bool,
     /// The last `calling` initcall not yet returned (`calling_open`); the buffer is reused,
@@ -107,6 +115,8 @@ impl Builder {
             last_host,
             ready_host,
             bootstage,
+            report_spl,
+            proper_report,
             sbl_run,
             sbl_run_has_data,
             calling,
@@ -141,6 +151,7 @@ impl Builder {
             bootstage: boot_bootstage,
             bootstage_accumulated,
             bootstage_reports,
+            spl_bootstage,
             initcalls,
             probes,
             kernel,
@@ -169,6 +180,10 @@ impl Builder {
         sbl_total_us.clear();
         bootstage_accumulated.clear();
         bootstage_reports.clear();
+        // Moved out by `finish`: dropped only when a boot never finished.
+        if !spl_bootstage.is_empty() {
+            *spl_bootstage = Vec::new();
+        }
         initcalls.clear();
         probes.clear();
         // Mostly moved out already by `finish`: dropped only when there (the drop of a
@@ -197,6 +212,8 @@ impl Builder {
         *last_host = None;
         *ready_host = None;
         *bootstage = None;
+        *report_spl = None;
+        *proper_report = None;
         *sbl_run = 0;
         *sbl_run_has_data = false;
         calling.clear();
@@ -373,9 +390,10 @@ impl Builder {
                 .sd_failed
                 .hand_out(&mut bin.failed, held, &mut bin.strings);
         }
-        // The last report (see `close_bootstage`), copied into a spare whose strings are
-        // rewritten in place.
-        boot.bootstage = match b.bootstage_reports.last() {
+        // U-Boot proper's last report (see `close_bootstage`), copied into a spare whose
+        // strings are rewritten in place.
+        let proper = self.proper_report.and_then(|i| b.bootstage_reports.get(i));
+        boot.bootstage = match proper {
             Some(last) => {
                 let v =
                     spare(&mut bin.records, held).unwrap_or_else(|| Vec::with_capacity(last.len()));
@@ -398,6 +416,10 @@ impl Builder {
         boot.bootstage_accumulated =
             hand_out(&mut b.bootstage_accumulated, &mut bin.accumulated, held);
         boot.bootstage_reports = hand_out(&mut b.bootstage_reports, &mut bin.reports, held);
+        // Only SPLs that print their own report (TI K3's R5 SPL) have any: taken as they are.
+        if !b.spl_bootstage.is_empty() || !boot.spl_bootstage.is_empty() {
+            boot.spl_bootstage = std::mem::take(&mut b.spl_bootstage);
+        }
         // Only initcall_debug logs print probes: taken as they are, with no pool.
         if !b.probes.is_empty() || !boot.probes.is_empty() {
             boot.probes = std::mem::take(&mut b.probes);
@@ -487,13 +509,26 @@ impl Builder {
             StageId::Sbl if !boot.sbl_total_us.is_empty() => {
                 st.duration_s = Some(round6(boot.sbl_total_us.iter().sum::<u64>() as f64 / 1e6));
             }
+            // The SPLs on their own timers (see `spl_breakdown` for what each span leaves out).
+            StageId::R5Spl | StageId::ASpl => {
+                let span = if st.id == StageId::R5Spl {
+                    spl_breakdown::r5_span_us(boot)
+                } else {
+                    spl_breakdown::a_spl_span_us(boot)
+                };
+                if let Some((a, b)) = span {
+                    st.start_s = Some(a as f64 / 1e6);
+                    st.end_s = Some(b as f64 / 1e6);
+                    st.duration_s = Some(round6((b - a) as f64 / 1e6));
+                }
+            }
             StageId::Uboot if !boot.bootstage.is_empty() => {
-                let start = boot
-                    .bootstage
-                    .iter()
-                    .find(|r| r.name == "board_init_f")
-                    .map(|r| r.mark_us);
-                let end = boot.bootstage.iter().map(|r| r.mark_us).max();
+                // From `board_init_f` to the last mark printed after it: the SPL's stashed
+                // records before it may be on another clock (each sandbox phase starts its
+                // own), so they take no part.
+                let at = boot.bootstage.iter().position(|r| r.name == "board_init_f");
+                let start = at.map(|i| boot.bootstage[i].mark_us);
+                let end = at.and_then(|i| boot.bootstage[i..].iter().map(|r| r.mark_us).max());
                 if let (Some(a), Some(b)) = (start, end) {
                     st.start_s = Some(a as f64 / 1e6);
                     st.end_s = Some(b as f64 / 1e6);

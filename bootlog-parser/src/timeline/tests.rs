@@ -1069,6 +1069,8 @@ fn is_fresh(b: &Builder) -> bool {
         && b.last_host.is_none()
         && b.ready_host.is_none()
         && b.bootstage.is_none()
+        && b.report_spl.is_none()
+        && b.proper_report.is_none()
         && b.sbl_run == 0
         && !b.sbl_run_has_data
         && b.calling.is_empty()
@@ -1134,6 +1136,13 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
                 us: 1,
             }],
             bootstage_reports: vec![vec![record.clone()]],
+            spl_bootstage: vec![SplBootstage {
+                stage: StageId::R5Spl,
+                line: 1,
+                host_s: Some(0.5),
+                records: vec![record.clone()],
+                accumulated: vec![],
+            }],
             initcalls: vec![Initcall {
                 name: s("i"),
                 duration_us: 1,
@@ -1172,6 +1181,8 @@ fn reset_gives_a_fresh_builder_keeping_warnings_and_buffers() {
         last_host: Some(1.0),
         ready_host: Some(1.0),
         bootstage: Some(BootstageMode::Accumulated),
+        report_spl: Some((StageId::R5Spl, 1, Some(0.5))),
+        proper_report: Some(0),
         sbl_run: 2,
         sbl_run_has_data: true,
         calling: s("f"),

@@ -4,11 +4,12 @@
 
 use super::console_cost;
 use super::load::RunData;
-use super::model::{Better, Report, Row, RunInfo, Section, REPORT_SCHEMA};
+use super::model::{Better, Report, Row, RunInfo, Section, Waterfall, REPORT_SCHEMA};
 use super::waterfall;
 use crate::bootloop::run::{CycleConsole, CycleRecord, CycleStatus};
 use crate::profile::{Board, ConsoleConfig};
-use bootlog_parser::model::{Clock, StageId};
+use bootlog_parser::model::{Boot, Clock, StageId};
+use bootlog_parser::spl_breakdown::{self, SplStep};
 use bootlog_parser::stats::total_s;
 use std::collections::{BTreeMap, HashMap};
 
@@ -83,7 +84,6 @@ pub fn wire_ms(bytes: f64, baud: u32) -> f64 {
 /// The guide of `runs`, one column each; initcalls and systemd units cut to the slowest
 /// `top` (every one with `None`, as `perfguide compare` takes them).
 pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
-    let n = runs.len();
     let oks: Vec<Vec<&CycleRecord>> = runs
         .iter()
         .map(|r| {
@@ -99,86 +99,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         .collect();
     let bauds: Vec<(u32, bool)> = boards.iter().map(|b| baud_of(b.as_ref())).collect();
 
-    let mut boot = Columns::new(n);
-    let mut stages = Columns::new(n);
-    let mut bytes = Columns::new(n);
-    let mut wire = Columns::new(n);
-    let mut quiet = Columns::new(n);
-    let mut bootstage = Columns::new(n);
-    let mut sbl = Columns::new(n);
-    let mut initcalls = Columns::new(n);
-    let mut systemd = Columns::new(n);
-    let ready = "Power-on to the ready prompt";
-    let mut target_timed: Vec<StageId> = Vec::new();
-    // Runs with quiet cycles: every boot and stage row says its console, and the console's
-    // own figures are the loud cycles'.
-    let labels = console_cost::any_quiet(&oks);
-    let label = |name: &str, c: &CycleRecord| {
-        if labels {
-            console_cost::labelled(name, c.console_kind())
-        } else {
-            name.to_string()
-        }
-    };
-    for (i, cycles) in oks.iter().enumerate() {
-        for c in cycles {
-            let b = &c.boot;
-            let total = total_s(b);
-            if let Some(t) = total {
-                boot.push(i, &label(ready, c), t);
-            }
-            let loud = c.console_kind() == CycleConsole::Loud;
-            let mut on_wire = 0.0;
-            for s in &b.stages {
-                if let Some(d) = s.duration_s {
-                    stages.push(i, &label(s.id.as_str(), c), d * 1e3);
-                    if s.clock != Clock::Host && !target_timed.contains(&s.id) {
-                        target_timed.push(s.id);
-                    }
-                }
-                if !loud {
-                    continue;
-                }
-                if let Some(by) = s.console_bytes {
-                    bytes.push(i, s.id.as_str(), by as f64);
-                    let ms = wire_ms(by as f64, bauds[i].0);
-                    wire.push(i, s.id.as_str(), ms);
-                    on_wire += ms;
-                }
-            }
-            // A virtual console costs no wire time: nothing to project.
-            if let (Some(t), false, true) = (total, bauds[i].1, loud) {
-                if on_wire > 0.0 {
-                    quiet.push(
-                        i,
-                        "Power-on to the ready prompt, quiet console",
-                        t - on_wire / 1e3,
-                    );
-                }
-            }
-            for r in &b.bootstage {
-                bootstage.push(i, &r.name, r.mark_us as f64 / 1e3);
-            }
-            for p in &b.sbl_profile {
-                if let Some(v) = p.duration_us.or(p.timestamp_us) {
-                    sbl.push(i, &format!("{}:{}", p.run, p.name), v as f64 / 1e3);
-                }
-            }
-            for (k, t) in b.sbl_total_us.iter().enumerate() {
-                sbl.push(i, &format!("{k}:total"), *t as f64 / 1e3);
-            }
-            for ic in &b.initcalls {
-                initcalls.push(i, &ic.name, ic.duration_us as f64 / 1e3);
-            }
-            if let Some(sd) = &b.systemd {
-                for u in &sd.blame {
-                    if let Some(d) = u.duration_s {
-                        systemd.push(i, &u.name, d * 1e3);
-                    }
-                }
-            }
-        }
-    }
+    let mut f = Figures::collect(&oks, &bauds);
 
     let all: Vec<&[CycleRecord]> = runs.iter().map(|r| r.records.as_slice()).collect();
     let rates: Vec<u32> = bauds.iter().map(|b| b.0).collect();
@@ -195,7 +116,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         }
     };
     let cycles_said = cycles_phrase(&oks);
-    let mut boot_rows = boot.rows("s", Better::Lower);
+    let mut boot_rows = f.boot.rows("s", Better::Lower);
     boot_rows.sort_by(|a, b| a.name.cmp(&b.name));
     add(
         "boot",
@@ -203,7 +124,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         "Seconds from power-on to the board's ready prompt (a login prompt by default), on the host clock of the capture: mean (min, max) over the successful cycles.".into(),
         boot_rows,
     );
-    let mut stage_rows = stages.rows("ms", Better::Lower);
+    let mut stage_rows = f.stages.rows("ms", Better::Lower);
     stage_rows.sort_by_key(|r| {
         (
             stage_rank(console_cost::unlabelled(&r.name)),
@@ -211,9 +132,9 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         )
     });
     let mut stage_note = "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock of the capture.".to_string();
-    if !target_timed.is_empty() {
-        target_timed.sort();
-        let ids: Vec<&str> = target_timed.iter().map(|s| s.as_str()).collect();
+    if !f.target_timed.is_empty() {
+        f.target_timed.sort();
+        let ids: Vec<&str> = f.target_timed.iter().map(|s| s.as_str()).collect();
         stage_note.push_str(&format!(
             " Timed from the target's own clocks (target, or derived: placed on the host clock through them) in some or all cycles: {}.",
             ids.join(", ")
@@ -225,9 +146,9 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         stage_note,
         stage_rows,
     );
-    let mut byte_rows = bytes.rows("bytes", Better::Lower);
+    let mut byte_rows = f.bytes.rows("bytes", Better::Lower);
     byte_rows.sort_by_key(|r| stage_rank(&r.name));
-    let mut wire_rows = wire.rows("ms", Better::Lower);
+    let mut wire_rows = f.wire.rows("ms", Better::Lower);
     wire_rows.sort_by_key(|r| stage_rank(&r.name));
     let baud_said = baud_phrase(&bauds);
     add(
@@ -249,7 +170,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         ),
         wire_rows,
     );
-    let mut quiet_rows = quiet.rows("s", Better::Lower);
+    let mut quiet_rows = f.quiet.rows("s", Better::Lower);
     quiet_rows.iter_mut().for_each(|r| r.estimate = true);
     add(
         "quiet",
@@ -260,7 +181,7 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     if let Some(s) = cost {
         add(&s.id, s.title, s.note, s.rows);
     }
-    let mut bs = bootstage.rows("ms", Better::Lower);
+    let mut bs = f.bootstage.rows("ms", Better::Lower);
     bs.sort_by(|a, b| first_mean(a).total_cmp(&first_mean(b)));
     add(
         "bootstage",
@@ -272,37 +193,28 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         "sbl",
         "SBL boot time breakdown".into(),
         "Milliseconds per SBL profile point (run:step): the step's duration where the SBL prints one (MCU+ SDK), else its time since SBL start (PDK), on the SBL's timer (target clock).".into(),
-        sbl.rows("ms", Better::Lower),
+        f.sbl.rows("ms", Better::Lower),
     );
+    for sec in spl_sections(&oks) {
+        add(&sec.id, sec.title, sec.note, sec.rows);
+    }
     add(
         "initcalls",
         top_title("Kernel initcalls", top),
         "Milliseconds per initcall from initcall_debug (target clock).".into(),
-        slowest(initcalls.rows("ms", Better::Lower), top),
+        slowest(f.initcalls.rows("ms", Better::Lower), top),
     );
     add(
         "systemd",
         top_title("systemd units", top),
         "Milliseconds per unit from systemd-analyze blame (target clock).".into(),
-        slowest(systemd.rows("ms", Better::Lower), top),
+        slowest(f.systemd.rows("ms", Better::Lower), top),
     );
     for s in bench_sections(runs) {
         sections.push(s);
     }
 
-    // A run's waterfall is of its loud cycles when it has any (they show the most).
-    let waterfalls = oks
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| {
-            let loud: Vec<&CycleRecord> = c
-                .iter()
-                .copied()
-                .filter(|r| r.console_kind() == CycleConsole::Loud)
-                .collect();
-            waterfall::of_median(i, if loud.is_empty() { c } else { &loud })
-        })
-        .collect();
+    let waterfalls = waterfalls(&oks, &bauds);
     Report {
         schema: REPORT_SCHEMA.into(),
         tool_version: env!("CARGO_PKG_VERSION").into(),
@@ -314,6 +226,198 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
             .collect(),
         sections,
         waterfalls,
+    }
+}
+
+/// The name of the boot time's row.
+const READY: &str = "Power-on to the ready prompt";
+
+/// Every successful cycle's figures by section, before they become rows.
+struct Figures {
+    boot: Columns,
+    stages: Columns,
+    bytes: Columns,
+    wire: Columns,
+    quiet: Columns,
+    bootstage: Columns,
+    sbl: Columns,
+    initcalls: Columns,
+    systemd: Columns,
+    /// Stages timed from a target clock in some cycle.
+    target_timed: Vec<StageId>,
+}
+
+impl Figures {
+    /// The figures of `oks`, the successful cycles of each run, whose consoles run at `bauds`.
+    fn collect(oks: &[Vec<&CycleRecord>], bauds: &[(u32, bool)]) -> Figures {
+        let n = oks.len();
+        let mut boot = Columns::new(n);
+        let mut stages = Columns::new(n);
+        let mut bytes = Columns::new(n);
+        let mut wire = Columns::new(n);
+        let mut quiet = Columns::new(n);
+        let mut bootstage = Columns::new(n);
+        let mut sbl = Columns::new(n);
+        let mut initcalls = Columns::new(n);
+        let mut systemd = Columns::new(n);
+        let mut target_timed: Vec<StageId> = Vec::new();
+        // Runs with quiet cycles: every boot and stage row says its console, and the console's
+        // own figures are the loud cycles'.
+        let labels = console_cost::any_quiet(oks);
+        let label = |name: &str, c: &CycleRecord| {
+            if labels {
+                console_cost::labelled(name, c.console_kind())
+            } else {
+                name.to_string()
+            }
+        };
+        for (i, cycles) in oks.iter().enumerate() {
+            for c in cycles {
+                let b = &c.boot;
+                let total = total_s(b);
+                if let Some(t) = total {
+                    boot.push(i, &label(READY, c), t);
+                }
+                let loud = c.console_kind() == CycleConsole::Loud;
+                let mut on_wire = 0.0;
+                for s in &b.stages {
+                    if let Some(d) = s.duration_s {
+                        stages.push(i, &label(s.id.as_str(), c), d * 1e3);
+                        if s.clock != Clock::Host && !target_timed.contains(&s.id) {
+                            target_timed.push(s.id);
+                        }
+                    }
+                    if !loud {
+                        continue;
+                    }
+                    if let Some(by) = s.console_bytes {
+                        bytes.push(i, s.id.as_str(), by as f64);
+                        let ms = wire_ms(by as f64, bauds[i].0);
+                        wire.push(i, s.id.as_str(), ms);
+                        on_wire += ms;
+                    }
+                }
+                // A virtual console costs no wire time: nothing to project.
+                if let (Some(t), false, true) = (total, bauds[i].1, loud) {
+                    if on_wire > 0.0 {
+                        quiet.push(
+                            i,
+                            "Power-on to the ready prompt, quiet console",
+                            t - on_wire / 1e3,
+                        );
+                    }
+                }
+                for r in &b.bootstage {
+                    bootstage.push(i, &r.name, r.mark_us as f64 / 1e3);
+                }
+                for p in &b.sbl_profile {
+                    if let Some(v) = p.duration_us.or(p.timestamp_us) {
+                        sbl.push(i, &format!("{}:{}", p.run, p.name), v as f64 / 1e3);
+                    }
+                }
+                for (k, t) in b.sbl_total_us.iter().enumerate() {
+                    sbl.push(i, &format!("{k}:total"), *t as f64 / 1e3);
+                }
+                for ic in &b.initcalls {
+                    initcalls.push(i, &ic.name, ic.duration_us as f64 / 1e3);
+                }
+                if let Some(sd) = &b.systemd {
+                    for u in &sd.blame {
+                        if let Some(d) = u.duration_s {
+                            systemd.push(i, &u.name, d * 1e3);
+                        }
+                    }
+                }
+            }
+        }
+        Figures {
+            boot,
+            stages,
+            bytes,
+            wire,
+            quiet,
+            bootstage,
+            sbl,
+            initcalls,
+            systemd,
+            target_timed,
+        }
+    }
+}
+
+/// The waterfall of each run, of its loud cycles when it has any (they show the most).
+fn waterfalls(oks: &[Vec<&CycleRecord>], bauds: &[(u32, bool)]) -> Vec<Waterfall> {
+    oks.iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let loud: Vec<&CycleRecord> = c
+                .iter()
+                .copied()
+                .filter(|r| r.console_kind() == CycleConsole::Loud)
+                .collect();
+            let cycles = if loud.is_empty() { c } else { &loud };
+            waterfall::of_median(i, cycles, byte_us(bauds[i]))
+        })
+        .collect()
+}
+
+/// The SPL breakdowns, TI SBL style: the R5 SPL's steps from its own report, the A-core SPL's
+/// from its records (see [`spl_breakdown`]); each a section when some cycle has a step.
+fn spl_sections(oks: &[Vec<&CycleRecord>]) -> Vec<Section> {
+    let mut r5 = Columns::new(oks.len());
+    let mut a = Columns::new(oks.len());
+    for (i, cycles) in oks.iter().enumerate() {
+        for c in cycles {
+            for st in spl_breakdown::r5_steps(&c.boot, 0.0) {
+                r5.push(i, &st.name, st.duration_us as f64 / 1e3);
+            }
+            for st in a_spl_steps(&c.boot) {
+                a.push(i, &st.name, st.duration_us as f64 / 1e3);
+            }
+        }
+    }
+    [
+        (
+            "r5_spl",
+            "R5 SPL boot time breakdown",
+            "Milliseconds per step of the R5 SPL (TI K3), from the bootstage report it prints before it starts TF-A, on the R5's timer (target clock). Each step runs from one mark to the next: SYSFW load from `sysfw load` to `sysfw start`, SYSFW start to `sysfw running`, each board configuration from its mark to the next one's (`board cfg done` after the last), DDR init from `ram init` to `ram ready`, each image's load from `fit header` or the previous image's mark to its `loaded` mark, A-core start preparation from `end phase` to `start atf`. A cycle whose report lacks a step's marks has no value for it.",
+            r5,
+        ),
+        (
+            "a_spl",
+            "A-core SPL boot time breakdown",
+            "Milliseconds per step of the A-core SPL, from its records in U-Boot proper's bootstage report (stashed by the SPL, on U-Boot proper's timer, target clock), or from its own report where it printed one: DDR init from `ram init` to `ram ready`, each image's load from `fit header` or the previous image's mark to its `loaded` mark.",
+            a,
+        ),
+    ]
+    .into_iter()
+    .map(|(id, title, note, cols)| Section {
+        id: id.into(),
+        title: title.into(),
+        note: note.into(),
+        rows: cols.rows("ms", Better::Lower),
+    })
+    .filter(|s| !s.rows.is_empty())
+    .collect()
+}
+
+/// The A-core SPL's steps of a boot: from U-Boot proper's report (the SPL's stashed records),
+/// else from the SPL's own report.
+fn a_spl_steps(b: &Boot) -> Vec<SplStep> {
+    let v = spl_breakdown::a_spl_steps(b);
+    match spl_breakdown::a_spl_report(b) {
+        Some(r) if v.is_empty() => spl_breakdown::steps(&r.records),
+        _ => v,
+    }
+}
+
+/// A console byte's time on the wire, µs, 8N1: none on a virtual console (`nominal`), whose
+/// bytes arrive as they are written.
+fn byte_us((baud, nominal): (u32, bool)) -> f64 {
+    if nominal || baud == 0 {
+        0.0
+    } else {
+        1e7 / f64::from(baud)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Performance Guide of one or more run directories, laid out as TI's Processor SDK guides
 //! present boot time and benchmarks: a setup table, the boot time as `mean (min X, max Y)`,
-//! the stage breakdown, bootstage records, SBL profile points, initcalls, systemd units, the
-//! console's cost and the benchmark tables, one column per run.
+//! the stage breakdown, bootstage records, SBL profile points, the R5 and A-core SPLs' steps,
+//! initcalls, systemd units, the console's cost and the benchmark tables, one column per run.
 //!
 //! [`model`] holds the figures; [`guide`] computes them from run directories ([`load`]);
 //! [`waterfall`] lays one boot on one time axis; each format prints the same model, and the

@@ -75,8 +75,9 @@ pub struct RunInfo {
 /// A table of the guide.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Section {
-    /// Stable id (`boot`, `stages`, `console`, `bootstage`, `sbl`, `initcalls`, `systemd`,
-    /// `bench/<tool>`): what `compare`, `--reference` and the CSV name it by.
+    /// Stable id (`boot`, `stages`, `console`, `bootstage`, `sbl`, `r5_spl`, `a_spl`,
+    /// `initcalls`, `systemd`, `bench/<tool>`): what `compare`, `--reference` and the CSV name
+    /// it by.
     pub id: String,
     /// Heading.
     pub title: String,
@@ -156,7 +157,8 @@ pub struct Waterfall {
 /// A bar (or a mark, when `end_ms == start_ms`) on the waterfall.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Bar {
-    /// `stage`, `bootstage`, `sbl`, `initcall` or `systemd`.
+    /// `stage`, `bootstage`, `spl` (a step of an SPL's breakdown), `sbl`, `initcall` or
+    /// `systemd`.
     pub lane: String,
     /// What it is.
     pub name: String,

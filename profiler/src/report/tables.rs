@@ -136,7 +136,7 @@ fn first_head(id: &str) -> &'static str {
         "stages" | "console_bytes" | "console_ms" => "Stage",
         "quiet" => "Estimate",
         "bootstage" => "Record",
-        "sbl" => "Step",
+        "sbl" | "r5_spl" | "a_spl" => "Step",
         "initcalls" => "Initcall",
         "systemd" => "Unit",
         _ => "Metric",

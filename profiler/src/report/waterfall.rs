@@ -2,17 +2,22 @@
 //! capture stamped them, and their sub-steps placed from their own clocks. U-Boot's bootstage
 //! marks are placed so that `start_kernel` falls where the kernel stage starts (U-Boot prints
 //! `Starting kernel ...` at that mark); kernel initcalls through the printk clock's offset on
-//! the host clock; SBL profile points from the SBL stage's start.
+//! the host clock; SBL profile points from the SBL stage's start; the steps of an SPL's own
+//! bootstage report (the R5 SPL's on a TI K3 SoC) from the host stamp of the report's header
+//! line ([`spl_breakdown::report_steps`] says how, and its error), and the A-core SPL's steps
+//! in U-Boot proper's report with U-Boot's other marks.
 
 use super::guide::TOP;
 use super::model::{Bar, Waterfall};
 use crate::bootloop::run::CycleRecord;
 use bootlog_parser::model::{Boot, Clock, StageId};
+use bootlog_parser::spl_breakdown;
 use bootlog_parser::stats::total_s;
 
 /// The waterfall of the cycle with the median total among `cycles` (the lower middle one for
-/// an even count), `None` when no cycle has a total.
-pub fn of_median(run: usize, cycles: &[&CycleRecord]) -> Option<Waterfall> {
+/// an even count), `None` when no cycle has a total; `byte_us` is the console's time a byte
+/// on the wire (0 for a virtual console), for the SPL reports' placement.
+pub fn of_median(run: usize, cycles: &[&CycleRecord], byte_us: f64) -> Option<Waterfall> {
     let mut with_total: Vec<(f64, &CycleRecord)> = cycles
         .iter()
         .filter_map(|c| total_s(&c.boot).map(|t| (t, *c)))
@@ -22,7 +27,7 @@ pub fn of_median(run: usize, cycles: &[&CycleRecord]) -> Option<Waterfall> {
     }
     with_total.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (total, c) = with_total[(with_total.len() - 1) / 2];
-    let (bars, alignment) = bars(&c.boot);
+    let (bars, alignment) = bars(&c.boot, byte_us);
     Some(Waterfall {
         run,
         cycle: c.cycle,
@@ -43,8 +48,8 @@ fn stage_start_ms(b: &Boot, id: StageId) -> Option<f64> {
         .map(|s| s * 1e3)
 }
 
-/// The bars of a boot, and how each target clock was placed.
-pub fn bars(b: &Boot) -> (Vec<Bar>, Vec<String>) {
+/// The bars of a boot, and how each target clock was placed (`byte_us` as in [`of_median`]).
+pub fn bars(b: &Boot, byte_us: f64) -> (Vec<Bar>, Vec<String>) {
     let mut out = Vec::new();
     let mut alignment = Vec::new();
     for s in &b.stages {
@@ -81,6 +86,11 @@ pub fn bars(b: &Boot) -> (Vec<Bar>, Vec<String>) {
         });
     if let (Some((offset, how)), false) = (anchor, b.bootstage.is_empty()) {
         alignment.push(how.to_string());
+        // The A-core SPL's steps among those marks (its stashed records).
+        for st in spl_breakdown::a_spl_steps(b) {
+            let at = offset + st.start_us as f64 / 1e3;
+            out.push(spl_bar(st.name, StageId::ASpl, at, st.duration_us));
+        }
         let mut prev: Option<f64> = None;
         for r in &b.bootstage {
             let at = offset + r.mark_us as f64 / 1e3;
@@ -94,6 +104,21 @@ pub fn bars(b: &Boot) -> (Vec<Bar>, Vec<String>) {
             });
             prev = Some(at);
         }
+    }
+    // The SPLs' own reports, each step from its report's header line on the host clock.
+    let mut placed = false;
+    for r in &b.spl_bootstage {
+        for st in spl_breakdown::report_steps(r, byte_us) {
+            if let Some(h) = st.host_start_s {
+                placed = true;
+                out.push(spl_bar(st.name, r.stage, h * 1e3, st.duration_us));
+            }
+        }
+    }
+    if placed {
+        alignment.push(format!(
+            "SPL steps: each SPL's own bootstage report placed by the host stamp of its header line, which it prints right after its last mark (`start atf` on the R5), less {byte_us:.1} us for the header's first byte on the wire; late, never early, by the serial adapter's latency and any output still queued in the UART"
+        ));
     }
     // SBL points of the first SBL run, from the SBL stage's start.
     if let Some(sbl0) = stage_start_ms(b, StageId::Sbl) {
@@ -151,4 +176,17 @@ pub fn bars(b: &Boot) -> (Vec<Bar>, Vec<String>) {
         }
     }
     (out, alignment)
+}
+
+/// A bar of an SPL's step: `stage`'s `spl` lane, from `start_ms` for `duration_us`, placed
+/// through a target clock.
+fn spl_bar(name: String, stage: StageId, start_ms: f64, duration_us: u64) -> Bar {
+    Bar {
+        lane: "spl".into(),
+        name,
+        stage: stage.as_str().into(),
+        start_ms,
+        end_ms: start_ms + duration_us as f64 / 1e3,
+        clock: "target".into(),
+    }
 }
