@@ -27,5 +27,22 @@ IMAGE_FEATURES += "ssh-server-dropbear"
 IMAGE_LINGUAS = ""
 
 # Kernel command line additions (printk.time, optional initcall_debug) for
-# images booted with runqemu.
+# runqemu's direct boot (-kernel ... -append).
 QB_KERNEL_CMDLINE_APPEND:append = " ${PERFGUIDE_KERNEL_ARGS}"
+
+# qemuarm64 with the perfguide-instrument override: runqemu boots through
+# U-Boot, so that bootstage times it. QEMU starts oe-core's U-Boot
+# (qemu_arm64_defconfig) as its firmware (-bios u-boot.bin); the disk is a wic
+# image (wic/perfguide-qemuarm64.wks) on virtio: a FAT boot partition with the
+# kernel and the extlinux.conf U-Boot's recipe writes (kernel arguments:
+# recipes-bsp/u-boot/u-boot_%.bbappend), then the root file system. runqemu
+# treats wic as a disk image and passes no -kernel.
+# nooelint: oelint.vars.mispell.unknown - oe-core's qemuboot.bbclass and runqemu read it
+QB_DEFAULT_BIOS:perfguide-instrument:qemuarm64 = "u-boot.bin"
+QB_DEFAULT_FSTYPE:perfguide-instrument:qemuarm64 = "wic"
+QB_DRIVE_TYPE:perfguide-instrument:qemuarm64 = "/dev/vd"
+IMAGE_FSTYPES:append:perfguide-instrument:qemuarm64 = " wic"
+WKS_FILE:perfguide-instrument:qemuarm64 = "perfguide-qemuarm64.wks"
+IMAGE_BOOT_FILES:perfguide-instrument:qemuarm64 = "${KERNEL_IMAGETYPE} extlinux.conf;extlinux/extlinux.conf"
+EXTRA_IMAGEDEPENDS:append:perfguide-instrument:qemuarm64 = " u-boot"
+do_image_wic[depends] += "${@'u-boot:do_deploy virtual/kernel:do_deploy' if {'perfguide-instrument', 'qemuarm64'} <= set(d.getVar('OVERRIDES').split(':')) else ''}"

@@ -1,9 +1,9 @@
-SUMMARY = "uEnv.txt adding perfguide's kernel arguments on TI boards"
+SUMMARY = "uEnv.txt adding perfguide's kernel arguments on TI K3 boards"
 DESCRIPTION = "Deploys a uEnv.txt whose uenvcmd appends PERFGUIDE_KERNEL_ARGS \
-               (printk.time=1, and initcall_debug with PERFGUIDE_INITCALL_DEBUG = \"1\") to \
-               the kernel command line that TI's U-Boot environment builds: to args_all on \
-               K3 (which overwrites optargs) and to optargs elsewhere. TI's envboot imports \
-               uEnv.txt from the boot partition and runs uenvcmd before booting."
+               (printk.time=1, initcall_debug with PERFGUIDE_INITCALL_DEBUG = \"1\", quiet \
+               with PERFGUIDE_CONSOLE = \"quiet\") to optargs. The K3 U-Boot's bootcmd runs \
+               envboot, which imports uEnv.txt from the boot partition and runs uenvcmd, then \
+               bootcmd_ti_mmc, whose args_all and args_mmc put optargs into bootargs."
 # nooelint: oelint.vars.homepageping - the project has no public address yet (example.invalid, as in Cargo.toml)
 HOMEPAGE = "https://example.invalid/perfguide"
 BUGTRACKER = "https://example.invalid/perfguide/issues"
@@ -23,7 +23,7 @@ inherit deploy nopackages
 # sed is all it needs: no compiler, no C library.
 INHIBIT_DEFAULT_DEPS = "1"
 
-COMPATIBLE_MACHINE = "ti-soc"
+COMPATIBLE_MACHINE = "k3"
 PACKAGE_ARCH = "${MACHINE_ARCH}"
 
 # No native/nativesdk variant: deploys a boot file for the target machine only
