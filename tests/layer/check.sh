@@ -166,10 +166,15 @@ check_console_switch() {
 			*) fail "${f#"$LAYER"/}: perfguide-silent.cfg not under :perfguide-instrument and PERFGUIDE_CONSOLE == 'quiet': $line" ;;
 			esac
 		done < <(grep -v '^\s*#' "$f" | grep 'perfguide-silent\.cfg')
-	done < <(find "$LAYER" -name '*.bbappend' -type f | sort)
-	# oe-core's u-boot and meta-ti's u-boot-ti-*.
-	[ $n -ge 2 ] || fail "expected perfguide-silent.cfg in the u-boot and u-boot-ti bbappends, found $n"
-	echo "PERFGUIDE_CONSOLE wired: default loud, fragment present, $n gated bbappends"
+	done < <(find "$LAYER" \( -name '*.bbappend' -o -name '*.inc' \) -type f | sort)
+	# oe-core's u-boot bbappend and the TI U-Boots' include (meta-ti's u-boot-ti-*,
+	# meta-beagle's u-boot-bb.org), which their bbappends require.
+	[ $n -ge 2 ] || fail "expected perfguide-silent.cfg in the u-boot bbappend and perfguide-uboot-ti.inc, found $n"
+	for f in "$LAYER"/dynamic-layers/meta-ti-bsp/recipes-bsp/u-boot/u-boot-ti-%.bbappend \
+		"$LAYER"/dynamic-layers/meta-beagle/recipes-bsp/u-boot/u-boot-bb.org_%.bbappend; do
+		expect_line "$f" '^require recipes-bsp/u-boot/perfguide-uboot-ti\.inc$'
+	done
+	echo "PERFGUIDE_CONSOLE wired: default loud, fragment present, $n gated bbappends/includes"
 }
 
 # The layer stands alone (BSP repositories vendor layers by copying them): no
