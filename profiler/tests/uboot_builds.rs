@@ -139,7 +139,7 @@ fn check_k3(board: &str, acore: &str, r5_load: u64) {
     assert!(
         faked_r5
             .iter()
-            .any(|f| f.starts_with("ti-fs-") || f.contains("sysfw")),
+            .any(|f| f.starts_with("ti-fs-") || f.starts_with("ti-sci-firmware-")),
         "{board} r5: SYSFW/TIFS not named among the faked blobs: {faked_r5:?}"
     );
     assert!(
@@ -162,10 +162,21 @@ fn check_k3(board: &str, acore: &str, r5_load: u64) {
     let tiboot3 = &images[0];
     assert_eq!(tiboot3["format"], "ti-x509", "{tiboot3}");
     let comps = components(tiboot3);
+    // The combined boot flow (AM6x) packs SPL, SYSFW and board config in tiboot3.bin; the
+    // legacy one (J721E) has the SPL alone there, its certificate's only image, and SYSFW
+    // with the board config apart in sysfw.itb.
+    let legacy = tiboot3["details"]["boot_flow"] == "legacy";
+    let sbl_name = if legacy { "image" } else { "sbl" };
     let sbl = comps
         .iter()
-        .find(|c| c["name"] == "sbl")
-        .unwrap_or_else(|| panic!("{board}: no sbl in tiboot3.bin: {tiboot3}"));
+        .find(|c| c["name"] == sbl_name)
+        .unwrap_or_else(|| panic!("{board}: no {sbl_name} in tiboot3.bin: {tiboot3}"));
+    assert_eq!(
+        legacy,
+        r5.images.iter().any(|i| i == "sysfw.itb"),
+        "{board}: {:?}",
+        r5.images
+    );
     assert_eq!(sbl["load_addr"].as_u64(), Some(r5_load), "{board}: {sbl}");
     assert_eq!(
         sbl["sha512"], "ok",
@@ -177,6 +188,28 @@ fn check_k3(board: &str, acore: &str, r5_load: u64) {
         r5.spl.as_ref().map(|s| s.bin_bytes),
         "{board}: {sbl}"
     );
+    if legacy {
+        // The board configuration binman built from the board's YAML, as the inspector reads
+        // it: the four blocks SYSFW is handed, each in TI's board-config format.
+        let sysfw = images
+            .iter()
+            .find(|i| i["path"].as_str().unwrap().ends_with("sysfw.itb"))
+            .unwrap();
+        for (name, kind) in [
+            ("board-cfg.bin", "board"),
+            ("pm-cfg.bin", "pm"),
+            ("rm-cfg.bin", "rm"),
+            ("sec-cfg.bin", "sec"),
+        ] {
+            let parts = components(sysfw);
+            let c = parts
+                .iter()
+                .find(|c| c["name"] == name)
+                .unwrap_or_else(|| panic!("{board}: sysfw.itb has no {name}: {sysfw}"));
+            assert_eq!(c["format"], "ti-boardcfg", "{board} {name}: {c}");
+            assert_eq!(c["details"]["kind"], kind, "{board} {name}: {c}");
+        }
+    }
     let tispl = images
         .iter()
         .find(|i| i["path"].as_str().unwrap().ends_with("tispl.bin"))
@@ -234,6 +267,16 @@ fn am64x_r5_and_a53() {
 #[test]
 fn j721e_r5_and_a72() {
     check_k3("j721e-evm", "a72", 0x41c0_0000);
+}
+
+#[test]
+fn j7200_r5_and_a72() {
+    check_k3("j7200-evm", "a72", 0x41c0_0000);
+}
+
+#[test]
+fn j784s4_r5_and_a72() {
+    check_k3("j784s4-evm", "a72", 0x41c0_0000);
 }
 
 #[test]
