@@ -100,10 +100,12 @@ fn builds_boots_and_hits_the_cache() {
     assert!(m.packages.contains_key("busybox-static:arm64"));
     assert!(m.kernel_cmdline.contains("printk.time=1"));
     assert!(m.kernel_cmdline.contains("console=ttyAMA0"));
-    assert!(m
-        .uboot_fragment
-        .iter()
-        .any(|l| l == "CONFIG_BOOTSTAGE_REPORT=y"));
+    assert_eq!(
+        m.uboot_fragments,
+        ["perfguide-bootstage.cfg", "perfguide-silent.cfg"],
+        "the layer's own fragments"
+    );
+    assert_eq!(m.uboot_fragment, ["CONFIG_BOOTDELAY=0"]);
     assert!(
         m.benchmarks.iter().any(|b| b.ends_with("/openssl")),
         "benchmarks: {:?}",
