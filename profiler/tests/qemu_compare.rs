@@ -3,7 +3,7 @@
 //! found slower in the U-Boot stage with p < 0.05 and a shift interval holding the change that
 //! U-Boot's own bootstage timer saw (the sleep, at least 200 ms); two runs
 //! of the same image show no significant change. 30 boots; the variant's image is built once
-//! and cached by content. Set PERFGUIDE_SKIP_QEMU=1 to skip on a machine without QEMU.
+//! and cached by content.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -111,10 +111,6 @@ fn line<'a>(c: &'a Value, section: &str, name: &str) -> &'a Value {
 
 #[test]
 fn compare_finds_a_200_ms_uboot_delay_and_no_change_between_runs_of_one_image() {
-    if std::env::var_os("PERFGUIDE_SKIP_QEMU").is_some_and(|v| v == "1") {
-        eprintln!("PERFGUIDE_SKIP_QEMU=1: QEMU compare test skipped");
-        return;
-    }
     let o = run(&[
         os("image"),
         os("build"),

@@ -1,6 +1,6 @@
 //! Real boot loops on the QEMU reference board (`perfguide image build --board qemu-arm64`
-//! first; scripts/test.sh does it). Set PERFGUIDE_SKIP_QEMU=1 to skip on a machine without
-//! QEMU or the image.
+//! first; scripts/test.sh does it).
+//! QEMU missing, or the image not built, is a failure.
 
 use serde_json::Value;
 use std::path::Path;
@@ -14,14 +14,6 @@ static QEMU: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     QEMU.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn skip() -> bool {
-    if std::env::var_os("PERFGUIDE_SKIP_QEMU").is_some_and(|v| v == "1") {
-        eprintln!("PERFGUIDE_SKIP_QEMU=1: QEMU boot-loop test skipped");
-        return true;
-    }
-    false
 }
 
 fn printk(text: &str) -> Option<f64> {
@@ -40,9 +32,6 @@ fn pct(v: &[f64], p: f64) -> f64 {
 
 #[test]
 fn qemu_boot_loop_three_cycles() {
-    if skip() {
-        return;
-    }
     let _one = one_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("run");
@@ -58,8 +47,7 @@ fn qemu_boot_loop_three_cycles() {
     eprintln!("--- stdout\n{stdout}--- stderr\n{stderr}");
     assert!(
         !stderr.contains("no built image"),
-        "build the image first: perfguide image build --board qemu-arm64 (or set \
-         PERFGUIDE_SKIP_QEMU=1)"
+        "build the image first: perfguide image build --board qemu-arm64"
     );
     assert_eq!(o.status.code(), Some(0), "every cycle completes");
     let recs: Vec<Value> = std::fs::read_to_string(out.join("boots.jsonl"))
@@ -169,9 +157,6 @@ fn children(pid: u32) -> Vec<u32> {
 
 #[test]
 fn qemu_killed_loop_leaves_no_qemu_and_resumes() {
-    if skip() {
-        return;
-    }
     let _one = one_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("run");
