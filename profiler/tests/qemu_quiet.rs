@@ -135,7 +135,10 @@ fn qemu_loud_and_quiet_cycles_agree() {
             let us = stage(r, "userspace");
             assert!((num(&us["end_s"]) - ready).abs() < 1e-9);
             assert_eq!(num(&stage(r, "rom")["start_s"]), 0.0);
-            assert!(!r["initcalls"].is_null() || r["kernel"]["version"].is_string());
+            // The kernel's version from the dmesg read back (the console printed none of it):
+            // the image's Debian 6.1 kernel.
+            let version = r["kernel"]["version"].as_str().unwrap_or_default();
+            assert!(version.starts_with("6.1."), "kernel version {version:?}");
             assert!(r["collected"]["dmesg_lines"].as_u64().unwrap() > 100);
         } else {
             // The sync against the console's own stamps of the same boot: printk's offset
