@@ -34,7 +34,18 @@ for crate in bootlog-parser bench-parser sbl-instrument; do
         say "$crate: build failed (log: $out/$crate-build.log)"
         exit 1
     }
-    for target in $(cd "$dir" && cargo fuzz list); do
+    # The targets the crate defines ([[bin]] of fuzz/Cargo.toml) must be the ones cargo-fuzz
+    # lists: a listing that fails or comes out short is an error, not fewer targets run.
+    defined=$(awk '/^\[\[bin\]\]/{b=1; next} /^\[/{b=0} b && /^name = /{gsub(/"/, "", $3); print $3}' "$dir/Cargo.toml" | sort)
+    listed=$(cd "$dir" && cargo fuzz list | sort) || {
+        say "$crate: cargo fuzz list failed"
+        exit 1
+    }
+    if [[ -z $defined || $listed != "$defined" ]]; then
+        say "$crate: cargo fuzz list gave [${listed//$'\n'/ }], the crate defines [${defined//$'\n'/ }]"
+        exit 1
+    fi
+    for target in $listed; do
         run=$out/$crate-$target
         mkdir -p "$run/corpus"
         seeds=$dir/seeds/$target
@@ -58,6 +69,12 @@ for crate in bootlog-parser bench-parser sbl-instrument; do
     done
 done
 
+ran=$(find "$out" -mindepth 1 -maxdepth 1 -type d | wc -l)
+defined_all=$(cat "$root"/{bootlog-parser,bench-parser,sbl-instrument}/fuzz/Cargo.toml | grep -c '^\[\[bin\]\]')
+if ((ran != defined_all)); then
+    say "ran $ran fuzz targets, the crates define $defined_all"
+    exit 1
+fi
 if ((${#failed[@]})); then
     say "FAILED: ${failed[*]}"
     exit 1
