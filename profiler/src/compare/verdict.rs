@@ -293,6 +293,52 @@ fn holm_family(lines: &mut [Line], section: &str) {
 mod tests {
     use super::*;
 
+    fn line(section: &str, p: f64, verdict: Verdict) -> Line {
+        let s = Summary::of(&[1.0]).unwrap();
+        Line {
+            section: section.into(),
+            name: format!("{section} {p}"),
+            unit: "ms".into(),
+            better: Better::Lower,
+            base: s.clone(),
+            candidate: s,
+            change: 0.0,
+            change_pct: None,
+            p,
+            p_holm: f64::NAN,
+            exact: true,
+            shift: None,
+            verdict,
+            beyond_threshold: false,
+            needed: None,
+        }
+    }
+
+    /// Holm's adjustment against R's, family by family (section), the untested lines left
+    /// out of the family. Reference values printed by R 4.2.2 (Debian's r-base-core):
+    /// `p.adjust(c(0.01, 0.04, 0.03, 0.005, 0.5), method = "holm")`
+    ///   0.040 0.090 0.090 0.025 0.500
+    /// `p.adjust(c(0.02, 0.8), method = "holm")`
+    ///   0.04 0.8
+    #[test]
+    fn holm_matches_r_per_section() {
+        let ps = [0.01, 0.04, 0.03, 0.005, 0.5];
+        let mut lines: Vec<Line> = ps
+            .iter()
+            .map(|&p| line("stages", p, Verdict::NoChange))
+            .collect();
+        lines.push(line("bootstage", 0.02, Verdict::NoChange));
+        lines.push(line("bootstage", 0.8, Verdict::NoChange));
+        // Not tested (too few values): not in its section's family, its p_holm untouched.
+        lines.push(line("bootstage", 0.001, Verdict::TooFew));
+        holm(&mut lines);
+        let want = [0.04, 0.09, 0.09, 0.025, 0.5, 0.04, 0.8];
+        for (l, w) in lines.iter().zip(want) {
+            assert!((l.p_holm - w).abs() < 1e-12, "{}: {} want {w}", l.name, l.p_holm);
+        }
+        assert!(lines[7].p_holm.is_nan());
+    }
+
     #[test]
     fn smallest_p_of_small_sides() {
         assert!((smallest_p(3, 3) - 0.1).abs() < 1e-12);
