@@ -292,6 +292,7 @@ fn holm_family(lines: &mut [Line], section: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::model::{Row, Section};
 
     fn line(section: &str, p: f64, verdict: Verdict) -> Line {
         let s = Summary::of(&[1.0]).unwrap();
@@ -334,9 +335,72 @@ mod tests {
         holm(&mut lines);
         let want = [0.04, 0.09, 0.09, 0.025, 0.5, 0.04, 0.8];
         for (l, w) in lines.iter().zip(want) {
-            assert!((l.p_holm - w).abs() < 1e-12, "{}: {} want {w}", l.name, l.p_holm);
+            assert!(
+                (l.p_holm - w).abs() < 1e-12,
+                "{}: {} want {w}",
+                l.name,
+                l.p_holm
+            );
         }
         assert!(lines[7].p_holm.is_nan());
+    }
+
+    fn report(rows: Vec<Row>) -> Report {
+        Report {
+            schema: String::new(),
+            tool_version: String::new(),
+            runs: Vec::new(),
+            sections: vec![Section {
+                id: "bench/x".into(),
+                title: String::new(),
+                note: String::new(),
+                rows,
+            }],
+            waterfalls: Vec::new(),
+        }
+    }
+
+    /// Ten values around `centre`, the same spread on both sides of a comparison.
+    fn ten(centre: f64) -> Vec<Vec<f64>> {
+        vec![(0..10).map(|i| centre + f64::from(i) * 0.1).collect()]
+    }
+
+    /// The direction rule: a lower-is-better figure that went down and a higher-is-better one
+    /// that went up are faster; the reverse are slower. Every change here is beyond noise (the
+    /// sides do not overlap: p = 1.1e-5 exact); only some are beyond the 5% threshold.
+    #[test]
+    fn verdict_follows_the_figures_direction_and_threshold() {
+        let rows = |cand: bool| {
+            let v = |base: f64, candidate: f64| ten(if cand { candidate } else { base });
+            vec![
+                Row::new("boot shorter", "ms", Better::Lower, v(100.0, 90.0)),
+                Row::new("boot longer", "ms", Better::Lower, v(100.0, 110.0)),
+                Row::new("boot 2% longer", "ms", Better::Lower, v(100.0, 102.0)),
+                Row::new("throughput up", "MB/s", Better::Higher, v(100.0, 110.0)),
+                Row::new("throughput down", "MB/s", Better::Higher, v(100.0, 90.0)),
+                Row::new("throughput 2% down", "MB/s", Better::Higher, v(100.0, 98.0)),
+            ]
+        };
+        let c = compare("a", &report(rows(false)), "b", &report(rows(true)), 5.0);
+        let got: Vec<(&str, Verdict, bool)> = c
+            .lines
+            .iter()
+            .map(|l| (l.name.as_str(), l.verdict, l.beyond_threshold))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("boot shorter", Verdict::Faster, true),
+                ("boot longer", Verdict::Slower, true),
+                ("boot 2% longer", Verdict::Slower, false),
+                ("throughput up", Verdict::Faster, true),
+                ("throughput down", Verdict::Slower, true),
+                ("throughput 2% down", Verdict::Slower, false),
+            ]
+        );
+        // What fails a CI gate: slower beyond the threshold, in either direction.
+        let gate: Vec<&str> = c.regressions().map(|l| l.name.as_str()).collect();
+        assert_eq!(gate, ["boot longer", "throughput down"]);
     }
 
     #[test]
