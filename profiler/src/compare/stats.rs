@@ -618,8 +618,21 @@ mod tests {
         assert!(t.p < 0.05, "{t:?}");
         let s = hodges_lehmann(&base, &cand, 0.95).unwrap();
         assert!(s.low <= 0.2 && 0.2 <= s.high, "{s:?}");
-        let same: Vec<f64> = base.iter().rev().copied().collect();
-        assert!(mann_whitney(&base, &same).unwrap().p > 0.05);
+        // Another sample of the same spread and no shift, against R 4.2.2:
+        // `b <- c(2.01, 2.11, 2.37, 2.09, 2.21, 2.15, 2.05, 2.31, 2.18, 2.12)`
+        // `c2 <- c(2.14, 2.06, 2.23, 2.19, 2.02, 2.28, 2.10, 2.16, 2.35, 2.08)`
+        // `wilcox.test(c2, b, exact = TRUE, conf.int = TRUE)`: W = 51, p = 0.9705124596765464,
+        // estimate 0.01, 95 percent interval [-0.10, 0.11].
+        let other = [2.14, 2.06, 2.23, 2.19, 2.02, 2.28, 2.10, 2.16, 2.35, 2.08];
+        let t = mann_whitney(&base, &other).unwrap();
+        assert!(t.exact);
+        assert!(close(t.p, 0.9705124596765464, 1e-9), "{t:?}");
+        let s = hodges_lehmann(&base, &other, 0.95).unwrap();
+        assert!(close(s.estimate, 0.01, 1e-9), "{s:?}");
+        assert!(
+            close(s.low, -0.10, 1e-9) && close(s.high, 0.11, 1e-9),
+            "{s:?}"
+        );
     }
 
     #[test]
@@ -654,13 +667,17 @@ mod tests {
 
     #[test]
     fn sample_size_for_a_shift() {
-        // sd 0.1 both sides, shift 0.1: 2 (1.95996 + 0.84162)^2 pi / 3 = 16.44 -> 17.
+        // 2 ((z(0.975) + z(0.8)) sd / shift)^2 pi / 3 with the pooled sd, as R 4.2.2 computes
+        // it: `sd <- sqrt((sum((a - mean(a))^2) * 2) / (12 - 2))`,
+        // `2 * ((qnorm(0.975) + qnorm(0.8)) * sd / 0.1)^2 * pi / 3` = 19.72638633 -> 20.
         let a = [0.9, 1.1, 0.9, 1.1, 0.9, 1.1];
-        let sd = (6.0 * 0.01 / 5.0f64).sqrt();
-        let want = (2.0 * (2.801_585_218_112_968 * sd / 0.1f64).powi(2) * std::f64::consts::PI
-            / 3.0)
-            .ceil();
-        assert_eq!(cycles_needed(&a, &a, 0.1), Some(want as usize));
+        assert_eq!(cycles_needed(&a, &a, 0.1), Some(20));
+        // Sides of 5 and 7, a 0.05 shift: R's value with
+        // `sp <- sqrt((sum((x - mean(x))^2) + sum((y - mean(y))^2)) / (5 + 7 - 2))`
+        // is 265.3668637 -> 266.
+        let x = [1.0, 1.2, 0.9, 1.3, 1.1];
+        let y = [1.5, 1.6, 1.2, 1.9, 1.4, 1.7, 1.45];
+        assert_eq!(cycles_needed(&x, &y, 0.05), Some(266));
         assert_eq!(cycles_needed(&[1.0, 1.0], &[1.0, 1.0], 0.1), None);
         assert_eq!(cycles_needed(&a, &a, 0.0), None);
     }
