@@ -407,8 +407,8 @@ def noncomment_lines(path):
 
 # A function of the layer's own (perfguide_*) is only defined, changing nothing,
 # unless something else calls it: its definition is dropped, a use elsewhere
-# still counts.
-OWN_FUNCTION = re.compile(r'^(?:python )?perfguide_\w+\(\) \{$')
+# still counts. So is an append to a task under the override, inactive without it.
+OWN_FUNCTION = re.compile(r'^(?:python )?(?:perfguide_\w+|[\w-]+:[\w:-]*perfguide-instrument[\w:-]*)\(\) \{$')
 
 def without_own_functions(lines):
     out, inside = [], False
