@@ -403,6 +403,68 @@ mod tests {
         assert_eq!(gate, ["boot longer", "throughput down"]);
     }
 
+    /// SplitMix64, and standard normal values from it (Box-Muller): a fixed, seeded sequence.
+    struct Noise(u64);
+
+    impl Noise {
+        fn uniform(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            ((z >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        }
+
+        fn normal(&mut self) -> f64 {
+            let (u, v) = (self.uniform(), self.uniform());
+            (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+        }
+    }
+
+    /// A/A: two runs of one simulated board (six figures, each the same normal noise on both
+    /// sides, 10 cycles a side), compared 2,000 times. Holm within the section keeps the share
+    /// of comparisons with any false alarm at or under the stated 5 %: asserted under 6.5 %,
+    /// three binomial standard deviations of a 5 % rate over 2,000 trials (0.49 %) above it.
+    /// Each figure's own false alarms (before the correction) stay under 5 % as well: the exact
+    /// test is conservative at 10 a side.
+    #[test]
+    fn a_a_false_alarms_stay_at_the_stated_rate() {
+        let mut noise = Noise(20_261_207);
+        let (trials, figures): (u32, usize) = (2_000, 6);
+        let (mut any_alarm, mut raw_alarms) = (0, 0);
+        for _ in 0..trials {
+            let side = |noise: &mut Noise| {
+                let rows = (0..figures)
+                    .map(|f| {
+                        let v: Vec<f64> = (0..10).map(|_| 100.0 + 5.0 * noise.normal()).collect();
+                        Row::new(format!("figure {f}"), "ms", Better::Lower, vec![v])
+                    })
+                    .collect();
+                report(rows)
+            };
+            let (a, b) = (side(&mut noise), side(&mut noise));
+            let c = compare("a", &a, "b", &b, 0.0);
+            assert_eq!(c.lines.len(), figures);
+            if c.lines.iter().any(|l| l.verdict != Verdict::NoChange) {
+                any_alarm += 1;
+            }
+            raw_alarms += c.lines.iter().filter(|l| l.p < ALPHA).count();
+        }
+        let share = f64::from(any_alarm) / f64::from(trials);
+        assert!(
+            share <= 0.065,
+            "{any_alarm} of {trials} A/A comparisons alarmed"
+        );
+        let tested = trials as usize * figures;
+        let raw = raw_alarms as f64 / tested as f64;
+        assert!(raw <= 0.05, "{raw_alarms} figures of {tested} p < 0.05");
+        eprintln!(
+            "A/A: {any_alarm} of {trials} comparisons alarmed ({:.2} %), {raw_alarms} of {tested} figures p < 0.05",
+            share * 100.0
+        );
+    }
+
     #[test]
     fn smallest_p_of_small_sides() {
         assert!((smallest_p(3, 3) - 0.1).abs() < 1e-12);
