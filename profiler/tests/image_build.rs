@@ -141,7 +141,10 @@ fn builds_boots_and_hits_the_cache() {
     let second = build();
     let dt = t.elapsed();
     assert!(second.cached, "second build was not a cache hit");
-    assert!(dt < Duration::from_secs(2), "cache hit took {dt:?}");
+    eprintln!("cache hit: {dt:?}");
+    // README: milliseconds. Measured here 4.1-4.3 ms in this test (debug build, three runs)
+    // and 0-20 ms for the CLI's whole process; the bound is five times the largest.
+    assert!(dt < Duration::from_millis(100), "cache hit took {dt:?}");
     assert_eq!(second.manifest.cache_key, m.cache_key);
     assert_eq!(second.manifest.files, m.files);
     assert_eq!(

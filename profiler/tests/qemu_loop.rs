@@ -117,9 +117,12 @@ fn qemu_boot_loop_three_cycles() {
     errors_us.sort_by(f64::total_cmp);
     let (med, p99) = (pct(&errors_us, 50.0), pct(&errors_us, 99.0));
     eprintln!("host-vs-printk error: median {med:.0} us, p99 {p99:.0} us");
-    // The fidelity goals: median under 1 ms, p99 under 5 ms (README's figures: 38 us, 230 us).
-    assert!(med < 1_000.0, "median {med} us");
-    assert!(p99 < 5_000.0, "p99 {p99} us");
+    // README: median 38 us, p99 230 us from the release build. This test runs the debug build,
+    // whose twelve runs here gave medians of 65-80 us and p99s of 315-1,563 us (the tail is
+    // this host's CPU dropping to half speed for seconds, which delays the reading thread);
+    // the bounds are 1.5x those worst figures.
+    assert!(med < 120.0, "median {med} us");
+    assert!(p99 < 2_400.0, "p99 {p99} us");
     assert!(
         stdout.contains("uboot") && stdout.contains("(min "),
         "{stdout}"

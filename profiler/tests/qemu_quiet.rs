@@ -10,9 +10,16 @@ use std::process::{Command, Stdio};
 
 const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
 /// Host stamps of console lines are late by the console's latency (QEMU's stdio pipe and the
-/// reader thread: well under a millisecond here); a check of a stamp against the sync allows
-/// this much beyond the stated alignment error.
+/// reader thread: `qemu_loop.rs` measures p99 0.3-1.6 ms here); a check of a stamp against the
+/// sync allows this much beyond the stated alignment error.
 const STAMP_LATENCY_S: f64 = 0.002;
+/// The sync's stated error (half its round trip) and its distance from the console's own
+/// offsets are at most this. Measured over ten loud cycles of this test (debug build): error
+/// 11.4-12.3 ms (README: 11-13 ms), the sync's printk offset 10.2-11.1 ms below the console's
+/// (the marker is written near the end of the round trip, not in its middle), the console's
+/// counter offset 12.7-13.8 ms above the sync's. Twice the largest error: this host's CPU runs
+/// at half speed for seconds at a time, which doubles a round trip caught in it.
+const SYNC_ERROR_MAX_S: f64 = 0.025;
 
 fn num(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
@@ -99,7 +106,10 @@ fn qemu_loud_and_quiet_cycles_agree() {
         assert_eq!(ids, ["rom", "uboot", "kernel", "userspace"], "{r}");
         let a = &r["alignment"];
         let err = num(&a["error_s"]);
-        assert!(err > 0.0 && err < 0.1, "the sync took {err} s: {a}");
+        assert!(
+            err > 0.0 && err <= SYNC_ERROR_MAX_S,
+            "the sync took {err} s: {a}"
+        );
         // The bootstage records of the device tree, from the collection's capture.
         let log = out.join(r["collected"]["log"].as_str().unwrap());
         let dt = collected_bootstage(&log);
@@ -149,13 +159,28 @@ fn qemu_loud_and_quiet_cycles_agree() {
                 (sync - console).abs() <= err + STAMP_LATENCY_S,
                 "printk offset: sync {sync} vs console {console}, stated error {err}"
             );
+            assert!(
+                (sync - console).abs() <= SYNC_ERROR_MAX_S,
+                "printk offset: sync {sync} vs console {console}"
+            );
             // The generic timer's: the console prints `Starting kernel` after the bootstage
             // report, so its stamp is later than the mark, never earlier.
             let sync_c = num(&a["counter_offset_s"]);
             let console_c = num(&a["console_counter_offset_s"]);
+            eprintln!(
+                "cycle {n}: stated error {:.1} ms, printk offset sync - console {:.2} ms, \
+                 counter offset console - sync {:.2} ms",
+                err * 1e3,
+                (sync - console) * 1e3,
+                (console_c - sync_c) * 1e3
+            );
             assert!(
                 console_c >= sync_c - err - STAMP_LATENCY_S,
                 "counter offset: sync {sync_c} vs console {console_c}, stated error {err}"
+            );
+            assert!(
+                console_c - sync_c <= SYNC_ERROR_MAX_S,
+                "counter offset: sync {sync_c} vs console {console_c}"
             );
             // The device tree holds the records the console's report printed.
             let bs = record_bootstage(r);
