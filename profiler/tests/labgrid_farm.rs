@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/stamps.rs"]
+mod stamps;
+use stamps::{pct, stamp_errors_us};
+
 const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
 const BOARD_SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -252,6 +256,31 @@ fn median_stage(rs: &[Value], id: &str) -> f64 {
     v[v.len() / 2]
 }
 
+/// U-Boot's stage on the host clock (its banner to `Starting kernel`) less the same span on its
+/// own timer (`board_init_f`, before the banner, to `start_kernel`, before that line),
+/// seconds: what the console path adds (the latency of the last line less the first's) plus
+/// a constant of the board, with the board's speed, which this host's load changes by half,
+/// taken out.
+fn uboot_host_less_target(r: &Value) -> f64 {
+    let stage = r["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "uboot")
+        .unwrap_or_else(|| panic!("no uboot: {r}"));
+    let mark = |name: &str| {
+        r["bootstage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .and_then(|m| m["mark_us"].as_f64())
+            .unwrap_or_else(|| panic!("no bootstage {name}: {r}"))
+            / 1e6
+    };
+    stage["duration_s"].as_f64().unwrap() - (mark("start_kernel") - mark("board_init_f"))
+}
+
 fn show(what: &str, o: &Output) {
     eprintln!(
         "--- {what} (exit {:?})\n--- stdout\n{}--- stderr\n{}",
@@ -326,6 +355,55 @@ fn boot_loops_through_labgrid_places() {
     // closer: under that noise one direct loop's own stages spread by half over 3 cycles
     // (kernel 3.705-4.387 s, userspace 0.504-0.756 s), so medians of 3 cannot tell a 25 %
     // difference. A board that waits on its console through ser2net for seconds fails here.
+    // Are the labgrid path's stamps late, or does the board run slower? Its U-Boot stage on
+    // the host clock less the same span on U-Boot's own timer takes the board's speed out:
+    // measured -4.8 to -11.5 ms on either path (the banner comes a few ms after the
+    // `board_init_f` mark), the labgrid path's cycles within 6.5 ms of the direct loop's
+    // median. So the stamps through ser2net add less than its character delay, and a stage
+    // that differs by more between the paths differs on the board's own clock: this host's
+    // speed, not the path.
+    let uboot = |rs: &[Value]| -> Vec<f64> {
+        let mut v: Vec<f64> = rs.iter().map(uboot_host_less_target).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (ud, ul) = (uboot(&d), uboot(&l));
+    eprintln!("uboot: host less target, s: direct {ud:?}, labgrid {ul:?}");
+    for x in &ul {
+        assert!(
+            (x - ud[ud.len() / 2]).abs() <= SER2NET_DELAY_S,
+            "U-Boot host less target through labgrid {x:.4} s, direct {ud:?}"
+        );
+    }
+    let errors = |dir: &Path, rs: &[Value]| -> Vec<f64> {
+        let mut e: Vec<f64> = rs
+            .iter()
+            .flat_map(|r| {
+                let log = std::fs::read_to_string(dir.join(r["log"].as_str().unwrap())).unwrap();
+                stamp_errors_us(&log)
+            })
+            .collect();
+        e.sort_by(f64::total_cmp);
+        e
+    };
+    // The stamps line by line: each live kernel line's host stamp less its printk stamp, less
+    // the boot's least difference. Measured through labgrid: median 143 us, p99 3.6 ms, max
+    // 5.6 ms (direct: 77 us, 485 us, 1.8 ms). Bounds: the median at 0.5 ms (3.5x: this host's
+    // half-speed spells double a stamp's delay), the p99 at ser2net's character delay.
+    let (ed, el) = (errors(&direct, &d), errors(&run_a, &l));
+    let (m, p99) = (pct(&el, 50.0), pct(&el, 99.0));
+    eprintln!(
+        "stamp error, us: direct median {:.0} p99 {:.0} max {:.0}; labgrid median {m:.0} p99 {p99:.0} max {:.0}",
+        pct(&ed, 50.0),
+        pct(&ed, 99.0),
+        ed[ed.len() - 1],
+        el[el.len() - 1]
+    );
+    assert!(m <= 500.0, "labgrid stamp error median {m} us");
+    assert!(
+        p99 <= SER2NET_DELAY_S * 1e6,
+        "labgrid stamp error p99 {p99} us"
+    );
     const HOST_SPEED_RANGE: f64 = 2.25;
     for id in ["uboot", "kernel", "userspace"] {
         let (md, ml) = (median_stage(&d, id), median_stage(&l, id));

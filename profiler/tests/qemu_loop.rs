@@ -16,19 +16,9 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     QEMU.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn printk(text: &str) -> Option<f64> {
-    let rest = text.trim_start().strip_prefix('[')?;
-    let inner = rest[..rest.find(']')?].trim();
-    let (s, us) = inner.split_once('.')?;
-    (us.len() == 6 && !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()))
-        .then(|| inner.parse().ok())
-        .flatten()
-}
-
-fn pct(v: &[f64], p: f64) -> f64 {
-    let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;
-    v[rank.clamp(1, v.len()) - 1]
-}
+#[path = "support/stamps.rs"]
+mod stamps;
+use stamps::{pct, stamp_errors_us};
 
 #[test]
 fn qemu_boot_loop_three_cycles() {
@@ -90,29 +80,7 @@ fn qemu_boot_loop_three_cycles() {
         assert!(r["components"]["uboot"].is_string());
         // Host stamps against printk stamps: after the per-boot offset, small.
         let text = std::fs::read_to_string(out.join(r["log"].as_str().unwrap())).unwrap();
-        // Lines the kernel printed live (after its console, or earlycon's boot console, was
-        // enabled; earlier ones come out of the log buffer in a burst) with a running printk
-        // clock (not 0.000000).
-        let mut live = false;
-        let pairs: Vec<(f64, f64)> = text
-            .lines()
-            .filter_map(|l| {
-                let close = l.find(']')?;
-                let host: f64 = l[1..close].split(' ').next()?.parse().ok()?;
-                let body = l[close + 1..].trim_start();
-                let k = printk(body)?;
-                let was_live = live;
-                live |= body.contains("console [") && body.contains("] enabled");
-                (was_live && k > 0.0).then_some((host, k))
-            })
-            .collect();
-        assert!(pairs.len() > 20, "kernel lines with printk stamps");
-        let off = pairs
-            .iter()
-            .map(|(h, k)| h - k)
-            .fold(f64::INFINITY, f64::min);
-        assert!(off > 0.0, "the kernel starts after power-on");
-        errors_us.extend(pairs.iter().map(|(h, k)| (h - k - off) * 1e6));
+        errors_us.extend(stamp_errors_us(&text));
     }
     errors_us.sort_by(f64::total_cmp);
     let (med, p99) = (pct(&errors_us, 50.0), pct(&errors_us, 99.0));
