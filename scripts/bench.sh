@@ -11,7 +11,10 @@
 #      the real records of two QEMU loops of step 1 repeated and renumbered (each cycle's log
 #      a link to the real one), so the figures are real boot records in a run of that size;
 #   4. parse throughput against `wc -l` and the parser's peak memory (scripts/bench-parse.sh,
-#      with PGO=0 unless set: the plain release build).
+#      with PGO=0 unless set: the plain release build);
+#   5. the parser's peak memory by number of boots: one real cycle log of step 1 repeated 1,000,
+#      5,000 and 20,000 times, `perfguide parse --format json`, and the bytes a boot between
+#      the first and the last.
 #
 # Results go to $BENCH_DIR/results.txt (and the terminal), with the host they ran on; the raw
 # run directories stay in $BENCH_DIR. The README's figures are taken from this output.
@@ -35,7 +38,7 @@ rm -rf "$dir/loop-a" "$dir/loop-b" "$dir/composed-a" "$dir/composed-b" "$dir/rep
 mkdir -p "$dir"
 out=$dir/results.txt
 : > "$out"
-say() { printf '%s\n' "$*" | tee -a "$out"; }
+say() { printf '%s\n' "$@" | tee -a "$out"; }
 
 say "== host"
 say "cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; kernel $(uname -r); $("$pg" --version)"
@@ -86,5 +89,17 @@ say "perfguide compare: $(sed -n '$p' "$dir/time.txt")"
 
 say "" "== 4. parse throughput and memory (scripts/bench-parse.sh)"
 PGO=${PGO:-0} bash scripts/bench-parse.sh --no-build | tee -a "$out"
+
+say "" "== 5. parser memory by number of boots (cycle 1 of step 1 repeated)"
+rss=()
+for n in 1000 5000 20000; do
+    f=$dir/boots-$n.log
+    for ((i = 0; i < n; i++)); do cat "$dir/loop-a/cycle-0001.log"; done > "$f"
+    /usr/bin/time -f "%M" -o "$dir/time.txt" "$pg" parse --format json "$f" > /dev/null
+    rss+=("$(sed -n '$p' "$dir/time.txt")")
+    say "$n boots ($(du -h "$f" | cut -f1)): peak RSS ${rss[-1]} KB"
+    rm -f "$f"
+done
+say "per boot: $(((rss[2] - rss[0]) * 1024 / 19000)) bytes"
 
 say "" "results: $out"

@@ -191,25 +191,36 @@ fn compare_finds_a_200_ms_uboot_delay_and_no_change_between_runs_of_one_image() 
         assert!(p_holm >= 0.001, "{stage} changed, p_holm {p_holm}: {l}");
     }
 
-    // The same image twice: no significant change anywhere. compare corrects within each
-    // section; "anywhere" is the family of every figure, so Holm over all of them here.
+    // The same image twice: no figure changed, by compare's own correction (Holm within each
+    // section), at the 0.1% level. Not at compare's 5%: with nothing changed, a 5% test alarms
+    // one comparison in twenty per section by design, so a test that asserted it would fail
+    // that often; that compare's false alarms stay at 5% is checked on 2,000 simulated A/A
+    // comparisons (`compare::verdict` unit tests: 3.3% of comparisons).
     let (code, c) = compare(&base, &same);
     let lines = c["lines"].as_array().unwrap();
-    let mut ps: Vec<(f64, String)> = lines
-        .iter()
-        .filter_map(|l| {
-            let p = l["p"].as_f64()?;
-            Some((p, format!("{}: {}", l["section"], l["name"])))
-        })
-        .collect();
-    ps.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let m = ps.len();
-    let first = &ps[0];
-    assert!(
-        first.0 * m as f64 >= 0.05,
-        "same image, {} changed: p {} over {m} figures",
-        first.1,
-        first.0
+    let tested: Vec<&Value> = lines.iter().filter(|l| l["p_holm"].is_f64()).collect();
+    assert!(tested.len() >= 20, "figures compared: {c}");
+    for l in &tested {
+        let p_holm = l["p_holm"].as_f64().unwrap();
+        assert!(
+            p_holm >= 0.001,
+            "same image, {}: {} changed, p after Holm {p_holm}: {l}",
+            l["section"],
+            l["name"]
+        );
+    }
+    eprintln!(
+        "same image: {} figures, least p after Holm {:.3}, verdicts {:?}",
+        tested.len(),
+        tested
+            .iter()
+            .map(|l| l["p_holm"].as_f64().unwrap())
+            .fold(1.0, f64::min),
+        tested
+            .iter()
+            .filter(|l| l["verdict"] != "no-change")
+            .map(|l| format!("{}: {} {}", l["section"], l["name"], l["verdict"]))
+            .collect::<Vec<_>>()
     );
     // The exit status follows the lines: 1 only for a slower one beyond the threshold.
     let regress = lines
