@@ -198,10 +198,46 @@ pub fn parse_recursive_depends(text: &str, roots: &[String]) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// Holds `dir`'s fetch lock (`dir/.fetch.lock`, flock) until dropped: builds that share a
+/// download directory (parallel tests, two `perfguide image` runs) fetch into it one at a
+/// time, and the second finds what the first fetched.
+fn fetch_lock(dir: &Path) -> anyhow::Result<std::fs::File> {
+    let path = dir.join(".fetch.lock");
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    crate::flock::lock_exclusive(&f).with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(f)
+}
+
+/// Runs `cmd` (an apt-get fetch) in a fresh directory inside `dir` and moves every file it
+/// wrote into `dir` once it has succeeded, so that no file in `dir` is ever half written
+/// (an interrupted fetch leaves nothing behind).
+fn fetch_into(r: &Runner, dir: &Path, cmd: Cmd) -> anyhow::Result<()> {
+    let tmp = dir.join(format!(".fetch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    let fetched = r.run(cmd.dir(&tmp)).and_then(|()| {
+        for entry in std::fs::read_dir(&tmp)? {
+            let entry = entry?;
+            let to = dir.join(entry.file_name());
+            std::fs::rename(entry.path(), &to)
+                .with_context(|| format!("cannot move a fetched file to {}", to.display()))?;
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+    fetched
+}
+
 /// Downloads the .debs of `pkgs` into `dir` (those already there with the right hash are
 /// kept) and returns their paths, in the order of `pkgs`.
 pub fn download(r: &Runner, dir: &Path, pkgs: &[Package]) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
+    let _lock = fetch_lock(dir)?;
     let mut missing = Vec::new();
     for p in pkgs {
         let path = dir.join(p.deb_name());
@@ -212,7 +248,7 @@ pub fn download(r: &Runner, dir: &Path, pkgs: &[Package]) -> anyhow::Result<Vec<
         }
     }
     for chunk in missing.chunks(100) {
-        r.run(Cmd::new("apt-get").arg("download").args(chunk).dir(dir))?;
+        fetch_into(r, dir, Cmd::new("apt-get").arg("download").args(chunk))?;
     }
     let mut out = Vec::new();
     for p in pkgs {
@@ -249,14 +285,17 @@ pub fn source(
     std::fs::create_dir_all(dir)?;
     let noepoch = version.split_once(':').map_or(version, |(_, v)| v);
     let dsc = dir.join(format!("{source}_{noepoch}.dsc"));
+    let lock = fetch_lock(dir)?;
     if !dsc.exists() {
-        r.run(
+        fetch_into(
+            r,
+            dir,
             Cmd::new("apt-get")
                 .args(["source", "--download-only"])
-                .arg(format!("{source}={version}"))
-                .dir(dir),
+                .arg(format!("{source}={version}")),
         )?;
     }
+    drop(lock);
     if !dsc.exists() {
         bail!("apt-get source did not produce {}", dsc.display());
     }
@@ -287,13 +326,15 @@ pub fn source_tarball(
     std::fs::create_dir_all(dir)?;
     let path = dir.join(tarball);
     let digest = |p: &Path| super::cache::sha256_file(p);
+    let _lock = fetch_lock(dir)?;
     if !path.exists() || digest(&path)? != sha256 {
         let _ = std::fs::remove_file(&path);
-        r.run(
+        fetch_into(
+            r,
+            dir,
             Cmd::new("apt-get")
                 .args(["source", "--download-only", "--tar-only"])
-                .arg(format!("{source}={version}"))
-                .dir(dir),
+                .arg(format!("{source}={version}")),
         )
         .with_context(|| {
             format!(

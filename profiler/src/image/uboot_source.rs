@@ -101,7 +101,7 @@ impl Source {
                 let unpack = parent.join(format!(".unpack-{}", std::process::id()));
                 let _ = std::fs::remove_dir_all(&unpack);
                 std::fs::create_dir_all(&unpack)?;
-                r.step(&format!("unpack {}", p.tarball), || {
+                let unpacked = r.step(&format!("unpack {}", p.tarball), || {
                     r.run(
                         Cmd::new("tar")
                             .arg("-xf")
@@ -109,7 +109,11 @@ impl Source {
                             .arg("-C")
                             .arg(&unpack),
                     )
-                })?;
+                });
+                if unpacked.is_err() {
+                    let _ = std::fs::remove_dir_all(&unpack);
+                }
+                unpacked?;
                 let top = unpack.join(&p.top);
                 if !top.is_dir() {
                     bail!("{} did not unpack into {}", p.tarball, p.top);
