@@ -7,6 +7,7 @@ Add -rtc clock=vm to the QEMU arguments to keep the RTC on the guest clock.
 
 Usage: scripts/userspace-shift-pause.py ROUNDS   (DISK=/path/disk.img, default /tmp/ush/img/disk-mod.img)
 """
+import os, subprocess, time, random, sys, statistics as st, select, json, re, socket
 B = os.path.expanduser('~/.cache/perfguide/images/qemu-arm64')
 DISK = os.environ.get('DISK', '/tmp/ush/img/disk-mod.img')
 SOCK = f'/tmp/perfguide-qmp-{os.getpid()}.sock'
@@ -21,6 +22,8 @@ def args():
 marks = ['Starting kernel', 'Run /init', 'pg-a-dev', 'pg-rcs-end']
 pauses = {'A': 0.0, 'P': 0.7}
 rounds = int(sys.argv[1])
+if rounds < 2:
+    sys.exit('ROUNDS must be at least 2 (a standard error needs two pairs)')
 res = {k: [] for k in pauses}
 for r in range(rounds):
     order = list(pauses); random.shuffle(order)

@@ -33,6 +33,8 @@ cfgs = {
 }
 sel = sys.argv[1] if len(sys.argv) > 1 else 'ABCE'
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+if rounds < 2:
+    sys.exit('ROUNDS must be at least 2')
 res = {k: [] for k in sel}
 for r in range(rounds):
     order = list(sel); random.shuffle(order)
