@@ -357,9 +357,9 @@ fn boot_loops_through_labgrid_places() {
     // difference. A board that waits on its console through ser2net for seconds fails here.
     // Are the labgrid path's stamps late, or does the board run slower? Its U-Boot stage on
     // the host clock less the same span on U-Boot's own timer takes the board's speed out:
-    // measured -4.8 to -11.5 ms on either path (the banner comes a few ms after the
-    // `board_init_f` mark), the labgrid path's cycles within 6.5 ms of the direct loop's
-    // median. So the stamps through ser2net add less than its character delay, and a stage
+    // measured -3.4 to -12.4 ms on either path over thirteen runs (the banner comes a few ms
+    // after the `board_init_f` mark), the labgrid path's cycles within 6.6 ms of the direct
+    // loop's median. So the stamps through ser2net add less than its character delay, and a stage
     // that differs by more between the paths differs on the board's own clock: this host's
     // speed, not the path.
     let uboot = |rs: &[Value]| -> Vec<f64> {
@@ -387,8 +387,8 @@ fn boot_loops_through_labgrid_places() {
         e
     };
     // The stamps line by line: each live kernel line's host stamp less its printk stamp, less
-    // the boot's least difference. Measured through labgrid: median 143 us, p99 3.6 ms, max
-    // 5.6 ms (direct: 77 us, 485 us, 1.8 ms). Bounds: the median at 0.5 ms (3.5x: this host's
+    // the boot's least difference. Measured through labgrid over thirteen runs: median
+    // 115-150 us, p99 3.4-3.7 ms, max 7.5 ms (direct: 60-77 us, 0.26-1.2 ms, 2.7 ms). Bounds: the median at 0.5 ms (3.5x: this host's
     // half-speed spells double a stamp's delay), the p99 at ser2net's character delay.
     let (ed, el) = (errors(&direct, &d), errors(&run_a, &l));
     let (m, p99) = (pct(&el, 50.0), pct(&el, 99.0));
