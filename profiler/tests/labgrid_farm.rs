@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 #[path = "support/stamps.rs"]
 mod stamps;
 use stamps::{pct, stamp_errors_us};
+#[path = "support/record.rs"]
+mod record;
+use record::bootstage_mark_us;
 
 const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
 const BOARD_SCRIPT: &str = concat!(
@@ -268,16 +271,7 @@ fn uboot_host_less_target(r: &Value) -> f64 {
         .iter()
         .find(|s| s["id"] == "uboot")
         .unwrap_or_else(|| panic!("no uboot: {r}"));
-    let mark = |name: &str| {
-        r["bootstage"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["name"] == name)
-            .and_then(|m| m["mark_us"].as_f64())
-            .unwrap_or_else(|| panic!("no bootstage {name}: {r}"))
-            / 1e6
-    };
+    let mark = |name: &str| bootstage_mark_us(r, name) / 1e6;
     stage["duration_s"].as_f64().unwrap() - (mark("start_kernel") - mark("board_init_f"))
 }
 

@@ -9,6 +9,10 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "support/record.rs"]
+mod record;
+use record::bootstage_mark_us;
+
 const PERFGUIDE: &str = env!("CARGO_BIN_EXE_perfguide");
 /// Cycles a run, grown in blocks of `BLOCK`.
 const CYCLES: u32 = 10;
@@ -83,15 +87,7 @@ fn preboot_spans_ms(run: &Path) -> Vec<f64> {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|r| r["status"] == "ok")
         .map(|r| {
-            let mark = |name: &str| {
-                r["bootstage"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|m| m["name"] == name)
-                    .and_then(|m| m["mark_us"].as_f64())
-                    .unwrap_or_else(|| panic!("no bootstage {name} in {}", run.display()))
-            };
+            let mark = |name: &str| bootstage_mark_us(&r, name);
             (mark("usb_start") - mark("main_loop")) / 1000.0
         })
         .collect();
