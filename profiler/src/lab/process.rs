@@ -1,5 +1,5 @@
-//! Process plumbing of the lab: children in their own process group, argv quoted for
-//! messages, the tail of a child's output, a child's stdout shared with its waiter, waits a
+//! Process plumbing of the lab: children in their own process group, emulators off the host's
+//! huge pages, argv quoted for messages, the tail of a child's output, a child's stdout shared with its waiter, waits a
 //! stop request cuts short.
 
 use std::io::{self, Read};
@@ -39,6 +39,27 @@ pub fn own_process_group(c: &mut std::process::Command) {
                 0,
                 0,
             );
+            Ok(())
+        });
+    }
+}
+
+/// Keeps a child's memory off the host's transparent huge pages (`prctl(PR_SET_THP_DISABLE)`,
+/// inherited by everything it starts). For QEMU: it madvises its guest RAM and TCG code buffer
+/// `MADV_HUGEPAGE`, and where the host is itself a virtual machine that hands free memory back
+/// to its hypervisor (virtio-balloon free page reporting, 2 MiB chunks 2 s after they are
+/// freed), each huge page the emulator touches costs from 0.2 to 5 ms depending on how long ago
+/// the previous emulator freed it. The emulated board then runs its memory-heavy stages up to
+/// four times slower or not depending on the host's recent history (docs/userspace-shift.md);
+/// with 4 KiB pages it runs at one speed.
+pub fn without_host_huge_pages(c: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: prctl(PR_SET_THP_DISABLE) is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        c.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_THP_DISABLE, 1 as libc::c_ulong, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
             Ok(())
         });
     }

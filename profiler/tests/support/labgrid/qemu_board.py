@@ -12,10 +12,13 @@ What a lab bench has, with QEMU as the board:
 Usage: ``qemu_board.py --argv FILE --state FILE [--log FILE]``. ``--argv`` is a JSON list, the
 QEMU command line; ``--state`` is written once serving, as JSON: ``{"tty": "/dev/pts/N",
 "power_url": "http://127.0.0.1:PORT/relay/{index}/value", "pid": PID}``. Every switch is
-appended to ``--log`` as ``on`` / ``off``. Ends on SIGTERM, killing QEMU.
+appended to ``--log`` as ``on`` / ``off``. Ends on SIGTERM, killing QEMU. QEMU runs off the
+host's transparent huge pages, as perfguide's own QEMU power driver starts it
+(``without_host_huge_pages`` in ``profiler/src/lab/process.rs`` says why).
 """
 
 import argparse
+import ctypes
 import http.server
 import json
 import os
@@ -104,12 +107,19 @@ def handler(board):
     return Relay
 
 
+PR_SET_THP_DISABLE = 41
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--argv", required=True)
     ap.add_argument("--state", required=True)
     ap.add_argument("--log")
     a = ap.parse_args()
+    # Inherited by every QEMU this process starts.
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0:
+        sys.exit(f"prctl(PR_SET_THP_DISABLE): {os.strerror(ctypes.get_errno())}")
     with open(a.argv) as f:
         argv = json.load(f)
     board = Board(argv, a.log)
