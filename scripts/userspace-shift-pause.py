@@ -3,7 +3,8 @@
 board started stopped (-S) and continued through QMP at once (A) or after 0.7 s (P), shuffled,
 on a disk DISK whose initramfs writes pg-a-dev (first rcS step) and pg-rcs-end to the kernel log
 (how it is made: docs/userspace-shift.md). Prints each boot and the P - A differences.
-Add -rtc clock=vm to the QEMU arguments to keep the RTC on the guest clock.
+QEMU_EXTRA adds QEMU arguments (split on spaces), e.g. "-rtc clock=vm" to keep the RTC on the
+guest clock or "-machine mem-prealloc=on" to fault in the guest's memory before it starts.
 
 Usage: scripts/userspace-shift-pause.py ROUNDS   (DISK=/path/disk.img, default /tmp/ush/img/disk-mod.img)
 """
@@ -18,9 +19,12 @@ def args():
         "-bios", B+'/u-boot.bin', "-drive", f"if=none,format=raw,file={DISK},id=hd0,snapshot=on",
         "-device", "virtio-blk-device,drive=hd0",
         "-drive", f"if=pflash,unit=1,format=raw,readonly=on,file={B}/env-loud.bin",
-        "-netdev", "user,id=net0,restrict=on", "-device", "virtio-net-device,netdev=net0"]
+        "-netdev", "user,id=net0,restrict=on", "-device", "virtio-net-device,netdev=net0"] + os.environ.get('QEMU_EXTRA', '').split()
 marks = ['Starting kernel', 'Run /init', 'pg-a-dev', 'pg-rcs-end']
-pauses = {'A': 0.0, 'P': 0.7}
+# PAUSES="A=0,P=0.7" (the default): configurations by name and pause in seconds; each is
+# compared with the first.
+pauses = {k: float(v) for k, v in (kv.split('=') for kv in os.environ.get('PAUSES', 'A=0,P=0.7').split(','))}
+base = next(iter(pauses))
 rounds = int(sys.argv[1])
 if rounds < 2:
     sys.exit('ROUNDS must be at least 2 (a standard error needs two pairs)')
@@ -56,8 +60,10 @@ for r in range(rounds):
         res[k].append({'host': host, 'printk': pk, 'login': login})
         print(k, r, f"sk {host['Starting kernel']:.3f} init {pk['Run /init']:.4f} user {login-host['Run /init']:.4f}", flush=True)
 def diffs(name, fn):
-    a=[fn(x) for x in res['A']]; e=[fn(x) for x in res['P']]; d=[y-x for x,y in zip(a,e)]
-    print(f"{name}: A {st.mean(a)*1e3:.1f} P {st.mean(e)*1e3:.1f} ms, P-A {st.mean(d)*1e3:+.2f} (se {st.stdev(d)/len(d)**.5*1e3:.2f})")
+    a = [fn(x) for x in res[base]]
+    for k in list(pauses)[1:]:
+        e = [fn(x) for x in res[k]]; d = [y-x for x, y in zip(a, e)]
+        print(f"{name}: {base} {st.mean(a)*1e3:.1f} {k} {st.mean(e)*1e3:.1f} ms, {k}-{base} {st.mean(d)*1e3:+.2f} (se {st.stdev(d)/len(d)**.5*1e3:.2f})")
 diffs('U-Boot (host, cont to Starting kernel)', lambda x: x['host']['Starting kernel'])
 diffs('printk Run /init', lambda x: x['printk']['Run /init'])
 diffs('printk Run /init -> a-dev', lambda x: x['printk']['pg-a-dev']-x['printk']['Run /init'])

@@ -12,8 +12,12 @@ Needs both images built: perfguide image build --board qemu-arm64 and
 perfguide image build --board-file profiler/tests/data/qemu-arm64-uboot-delay.toml.
 Configurations (U-Boot, environment, disk): A stock, stock, stock; B delay, delay, delay;
 C stock, stock, delay; E delay, delay, stock; F stock, delay, stock; G delay, stock, stock.
+A lower-case letter is the same configuration with QEMU's memory kept off the host's
+transparent huge pages (prctl PR_SET_THP_DISABLE, as perfguide starts QEMU); upper case is
+QEMU's default (its guest RAM and code buffer madvised MADV_HUGEPAGE). Each configuration is
+also compared with the first of its case, pair by pair.
 """
-import os, subprocess, time, random, sys, statistics, select, json
+import ctypes, os, subprocess, time, random, sys, statistics, select, json
 B = os.path.expanduser('~/.cache/perfguide/images/qemu-arm64')
 D = os.path.expanduser('~/.cache/perfguide/images/qemu-arm64-uboot-delay')
 def args(ub, env, disk):
@@ -39,7 +43,12 @@ res = {k: [] for k in sel}
 for r in range(rounds):
     order = list(sel); random.shuffle(order)
     for k in order:
-        p = subprocess.Popen(args(*cfgs[k]), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        pre = None
+        if k.islower():
+            def pre():
+                ctypes.CDLL(None, use_errno=True).prctl(41, 1, 0, 0, 0)  # PR_SET_THP_DISABLE
+        p = subprocess.Popen(args(*cfgs[k.upper()]), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, preexec_fn=pre)
         t0 = time.monotonic(); buf = b''; tinit = tstart = tlogin = None; fd = p.stdout.fileno()
         while True:
             rl, _, _ = select.select([fd], [], [], 60)
@@ -60,3 +69,11 @@ json.dump(res, open(f'/tmp/ush/res-{sel}-{int(time.time())}.json', 'w'))
 for k in sel:
     u = [x[2]-x[1] for x in res[k]]
     print(k, 'user median %.1f ms mean %.1f sd %.1f' % (statistics.median(u)*1e3, statistics.mean(u)*1e3, statistics.stdev(u)*1e3))
+figures = {'kernel': lambda x: x[1]-x[0], 'user': lambda x: x[2]-x[1]}
+for k in sel:
+    first = next(c for c in sel if c.islower() == k.islower())
+    if k == first:
+        continue
+    for name, fn in figures.items():
+        d = [fn(y)-fn(x) for x, y in zip(res[first], res[k])]
+        print(f"{k}-{first} {name} {statistics.mean(d)*1e3:+.2f} ms (se {statistics.stdev(d)/len(d)**.5*1e3:.2f})")
