@@ -343,19 +343,11 @@ fn boot_loops_through_labgrid_places() {
         let on = b["host"]["power_on_s"].as_f64().unwrap();
         assert!(on > 0.1, "labgrid-client takes its start-up: {on}");
     }
-    // The same board: each stage's median within the speed range of this machine's CPU,
-    // which runs at half speed for seconds at a time (a fixed spin loop takes 0.098 to
-    // 0.221 s: a factor of 2.25), plus ser2net's character delay (up to 20 ms a line). Not
-    // closer: under that noise one direct loop's own stages spread by half over 3 cycles
-    // (kernel 3.705-4.387 s, userspace 0.504-0.756 s), so medians of 3 cannot tell a 25 %
-    // difference. A board that waits on its console through ser2net for seconds fails here.
     // Are the labgrid path's stamps late, or does the board run slower? Its U-Boot stage on
     // the host clock less the same span on U-Boot's own timer takes the board's speed out:
     // measured -3.4 to -12.4 ms on either path over thirteen runs (the banner comes a few ms
     // after the `board_init_f` mark), the labgrid path's cycles within 6.6 ms of the direct
-    // loop's median. So the stamps through ser2net add less than its character delay, and a stage
-    // that differs by more between the paths differs on the board's own clock: this host's
-    // speed, not the path.
+    // loop's median. So the stamps through ser2net add less than its character delay.
     let uboot = |rs: &[Value]| -> Vec<f64> {
         let mut v: Vec<f64> = rs.iter().map(uboot_host_less_target).collect();
         v.sort_by(f64::total_cmp);
@@ -398,13 +390,25 @@ fn boot_loops_through_labgrid_places() {
         p99 <= SER2NET_DELAY_S * 1e6,
         "labgrid stamp error p99 {p99} us"
     );
-    const HOST_SPEED_RANGE: f64 = 2.25;
-    for id in ["uboot", "kernel", "userspace"] {
+    // The same board: each stage's median within its bound of the direct loop's. Labgrid less
+    // direct, three runs each way on this host: with QEMU's memory on the host's huge pages,
+    // U-Boot -5, -4, +32 ms, kernel +19, +63, +211 ms, user space +10, +1, +33 ms (a cycle
+    // through the place takes 3.9 s against 2.1 s direct, and memory freed longer before costs
+    // more to touch here: docs/userspace-shift.md); off them, as perfguide's QEMU driver and
+    // the place's board script now start QEMU, U-Boot +10, -4, +5 ms, kernel +30, +69, -13 ms,
+    // user space -4, +10, -4 ms. The difference of two medians of three has a standard error
+    // near one boot-to-boot standard deviation (U-Boot 13-22 ms, kernel 23-45 ms, user space
+    // 8-12 ms); the bounds are ser2net's character delay plus 3.5 of those.
+    for (id, bound_s) in [
+        ("uboot", SER2NET_DELAY_S + 0.077),
+        ("kernel", SER2NET_DELAY_S + 0.158),
+        ("userspace", SER2NET_DELAY_S + 0.042),
+    ] {
         let (md, ml) = (median_stage(&d, id), median_stage(&l, id));
+        eprintln!("{id}: median {ml:.4} s through labgrid, {md:.4} s direct");
         assert!(
-            ml <= HOST_SPEED_RANGE * md + SER2NET_DELAY_S
-                && md <= HOST_SPEED_RANGE * ml + SER2NET_DELAY_S,
-            "{id}: median {ml:.3} s through labgrid against {md:.3} s direct"
+            (ml - md).abs() <= bound_s,
+            "{id}: median {ml:.3} s through labgrid against {md:.3} s direct (bound {bound_s:.3} s)"
         );
     }
     // t = 0 is the switch, not the start of labgrid-client: ROM is QEMU's start-up, not the
