@@ -14,7 +14,7 @@ set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LAYER=$REPO/meta-perfguide
 BR=$REPO/buildroot-external
-BENCH=$REPO/images/target/perfguide-bench
+BENCH=$REPO/meta-perfguide/recipes-benchmark/perfguide-bench/files/perfguide-bench
 HERE=$REPO/tests/layer
 CACHE=${PERFGUIDE_CACHE:-$HOME/.cache/perfguide}
 VENV=$CACHE/venv
@@ -178,18 +178,21 @@ check_console_switch() {
 }
 
 # The layer stands alone (BSP repositories vendor layers by copying them): no
-# symlink in it, and its copy of the runner is the repository's.
+# symlink in it; it is the one home of the target programs (the QEMU image and
+# the Buildroot package take them from it), so no other copy exists.
 check_layer_alone() {
 	local links
 	links=$(find "$LAYER" -type l)
 	[ -z "$links" ] || fail "symlinks in the layer (a copied-out layer loses their targets): $links"
 	cp -a "$LAYER" "$WORK/alone"
 	[ -z "$(find "$WORK/alone" -xtype l)" ] || fail "the copied-out layer has dangling links"
-	cmp "$BENCH" "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" ||
-		fail "the layer's perfguide-bench differs from images/target/perfguide-bench: cp images/target/perfguide-bench meta-perfguide/recipes-benchmark/perfguide-bench/files/"
-	[ -x "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" ] || fail "the layer's perfguide-bench is not executable"
-	cmp "$REPO/images/target/src/perfguide-counter.c" "$LAYER/recipes-benchmark/perfguide-counter/files/perfguide-counter.c" ||
-		fail "the layer's perfguide-counter.c differs from images/target/src/: cp images/target/src/perfguide-counter.c meta-perfguide/recipes-benchmark/perfguide-counter/files/"
+	[ -x "$BENCH" ] || fail "the layer's perfguide-bench is not executable"
+	local f copies
+	for f in "$LAYER"/recipes-benchmark/*/files/*; do
+		copies=$(git -C "$REPO" ls-files | grep -v '^meta-perfguide/' | grep -F "$(basename "$f")" |
+			while read -r g; do cmp -s "$f" "$REPO/$g" && echo "$g"; done || true)
+		[ -z "$copies" ] || fail "a second copy of the layer's $(basename "$f"): $copies"
+	done
 }
 
 check_license_checksums() {
@@ -203,7 +206,7 @@ check_license_checksums() {
 	if [ -z "$begin" ] || [ -z "$end" ] || [ -z "$md5" ]; then
 		fail "cannot read LIC_FILES_CHKSUM of $bb"
 	fi
-	# The file the recipe fetches: the layer's copy (check_layer_alone keeps it the runner).
+	# The file the recipe fetches.
 	have=$(sed -n "${begin},${end}p" "$LAYER/recipes-benchmark/perfguide-bench/files/perfguide-bench" | md5sum | cut -d' ' -f1)
 	[ "$have" = "$md5" ] || fail "perfguide-bench lines $begin-$end: md5 $have, recipe says $md5"
 	# perfguide-counter: its first line (the SPDX identifier).
@@ -558,8 +561,10 @@ for pkg in sorted(os.listdir(pkgdir)):
         if not os.path.isdir(p):
             bad.append("%s.mk: SITE %s does not exist" % (pkg, p))
 
-# defconfig fragments: our symbols exist, files they name exist
+# defconfigs (`make NAME_defconfig` lists only those): our symbols exist, files they name exist
 for frag in sorted(os.listdir(os.path.join(br, "configs"))):
+    if not frag.endswith("_defconfig"):
+        bad.append("configs/%s: not a NAME_defconfig, so `make` cannot load it" % frag)
     text = open(os.path.join(br, "configs", frag)).read()
     for s in re.findall(r"^(BR2_PACKAGE_PERFGUIDE\w*)=", text, re.M):
         if s not in symbols:
@@ -584,7 +589,7 @@ check "oelint-adv: recipes, appends, classes have no findings" check_oelint
 check "layer.conf, README and inert bbappends" check_layer_conf
 check "PERFGUIDE_CONSOLE: default loud, silent-console fragment only under the override and quiet" check_console_switch
 check "license checksums of the layer's recipes" check_license_checksums
-check "the layer stands alone: no symlink out of it, its runner equal to the repository's" check_layer_alone
+check "the layer stands alone: no symlink out of it, the one copy of the target programs" check_layer_alone
 # The SRCREV commit is in any full clone; a shallow clone is deepened first, and the check
 # fails when the commit still cannot be had.
 PERFGUIDE_SRCREV=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$LAYER/recipes-devtools/perfguide/perfguide_git.bb")

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Runs the real target-side runner (images/target/perfguide-bench) with fake benchmarks
+# Runs the real target-side runner (meta-perfguide/recipes-benchmark/perfguide-bench/files/perfguide-bench) with fake benchmarks
 # on PATH, the way tests/layer/check.sh does, and prints its output: two sessions, the
 # second with --repeat 2. The fake benchmarks print their tools' real output formats.
 # Usage: sh make-runner-capture.sh [SHELL] > runner-two-sessions.txt
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-runner=$here/../../../images/target/perfguide-bench
+runner=$here/../../../meta-perfguide/recipes-benchmark/perfguide-bench/files/perfguide-bench
 shell=${1:-sh}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

@@ -4,10 +4,10 @@
 #
 ################################################################################
 
-# The script is kept once in the perfguide repository (images/target/) and
-# shared with the Yocto recipe and the QEMU reference image.
+# The script's one copy is the Yocto layer's (meta-perfguide, next to this
+# tree in the perfguide repository), shared with the QEMU reference image.
 PERFGUIDE_BENCH_VERSION = 1.0.0
-PERFGUIDE_BENCH_SITE = $(BR2_EXTERNAL_PERFGUIDE_PATH)/../images/target
+PERFGUIDE_BENCH_SITE = $(BR2_EXTERNAL_PERFGUIDE_PATH)/../meta-perfguide/recipes-benchmark/perfguide-bench/files
 PERFGUIDE_BENCH_SITE_METHOD = local
 PERFGUIDE_BENCH_LICENSE = MIT
 PERFGUIDE_BENCH_LICENSE_FILES = perfguide-bench

@@ -11,10 +11,8 @@ LICENSE = "MIT"
 LIC_FILES_CHKSUM = "file://perfguide-bench;beginline=15;endline=15;md5=b2dccaa94b3629a08bfb4f983cad6f89"
 CVE_PRODUCT = "perfguide"
 
-# files/perfguide-bench is a copy of images/target/perfguide-bench (the QEMU
-# reference image's and the Buildroot package's), kept equal by
-# tests/layer/check.sh, so that the layer works when copied out of the
-# perfguide repository on its own.
+# files/perfguide-bench is the runner's one copy: the perfguide repository's
+# QEMU reference image and Buildroot package take it from here.
 SRC_URI = "file://perfguide-bench"
 
 S = "${WORKDIR}"

@@ -11,8 +11,8 @@ LICENSE = "MIT"
 LIC_FILES_CHKSUM = "file://perfguide-counter.c;beginline=1;endline=1;md5=234d7d4edd08962c0144e4604050e0b6"
 CVE_PRODUCT = "perfguide"
 
-# files/perfguide-counter.c is a copy of images/target/src/perfguide-counter.c
-# (the QEMU reference image's), kept equal by tests/layer/check.sh.
+# files/perfguide-counter.c is the program's one copy: the perfguide
+# repository's QEMU reference image builds it from here.
 SRC_URI = "file://perfguide-counter.c"
 
 S = "${WORKDIR}"

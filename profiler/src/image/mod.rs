@@ -2,9 +2,10 @@
 //!
 //! For `qemu-arm64`: U-Boot from the distribution's u-boot source built for the profile's
 //! defconfig plus its bootstage fragment, the distribution's arm64 cloud kernel, an initramfs
-//! with static busybox, the benchmark programs the distribution ships for arm64 and
-//! `images/target/*`, on a partitioned raw disk with `extlinux/extlinux.conf`. Target packages are downloaded and unpacked into the cache, never
-//! installed on the host.
+//! with static busybox, the benchmark programs the distribution ships for arm64 and the Yocto
+//! layer's target programs (`meta-perfguide/recipes-benchmark/*/files/`), on a partitioned raw
+//! disk with `extlinux/extlinux.conf`. Target packages are downloaded and unpacked into the
+//! cache, never installed on the host.
 //!
 //! Layout of the cache directory ([`cache_dir`]):
 //! - `images/<board>/`: `u-boot.bin`, `disk.img`, `image.json` (the result);
@@ -13,7 +14,7 @@
 //! - `work/<board>/`: scratch of the last build.
 //!
 //! Cached by content: the key hashes the profile's `[image]` section, the rootfs overlay, the
-//! files of `images/target/` and the versions of every package used. A rebuild with nothing
+//! target programs and the versions of every package used. A rebuild with nothing
 //! changed returns at once (the apt index state stands in for the package versions until it
 //! changes).
 
@@ -189,30 +190,50 @@ pub struct BuildOutcome {
     pub seconds: f64,
 }
 
-/// `images/target/`: where target-side programs (`perfguide-bench`) are put. Overridable
-/// with `PERFGUIDE_TARGET_FILES`.
-pub fn target_files_dir() -> PathBuf {
+/// The target-side programs' one home: the Yocto layer's `recipes-benchmark/`, a recipe per
+/// program, its `files/` holding the program (`perfguide-bench/files/perfguide-bench`, a
+/// script; `perfguide-counter/files/perfguide-counter.c`, a C source). The reference image and
+/// the Buildroot package take them from there. Overridable with `PERFGUIDE_TARGET_FILES` (a
+/// directory laid out the same way).
+pub fn target_recipes_dir() -> PathBuf {
     match std::env::var_os("PERFGUIDE_TARGET_FILES") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../images/target"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../meta-perfguide/recipes-benchmark"),
     }
 }
 
-/// The C sources of `images/target/src/`, sorted: each is built into a program of its name
-/// (`perfguide-counter.c` -> `/usr/bin/perfguide-counter`).
-fn target_sources() -> anyhow::Result<Vec<PathBuf>> {
-    let Ok(rd) = std::fs::read_dir(target_files_dir().join("src")) else {
-        return Ok(Vec::new());
-    };
+/// Every file of a recipe's `files/` under [`target_recipes_dir`], sorted (none when the
+/// directory is absent).
+fn target_recipe_files() -> anyhow::Result<Vec<PathBuf>> {
+    let dir = target_recipes_dir();
     let mut out = Vec::new();
-    for e in rd {
-        let p = e?.path();
-        if p.extension().is_some_and(|x| x == "c") {
-            out.push(p);
+    let Ok(recipes) = std::fs::read_dir(&dir) else {
+        return Ok(out);
+    };
+    for r in recipes {
+        let files = r?.path().join("files");
+        let Ok(rd) = std::fs::read_dir(&files) else {
+            continue;
+        };
+        for e in rd {
+            let e = e?;
+            let hidden = e.file_name().to_string_lossy().starts_with('.');
+            if !hidden && e.file_type()?.is_file() {
+                out.push(e.path());
+            }
         }
     }
     out.sort();
     Ok(out)
+}
+
+/// The C sources of the target recipes, sorted: each is built into a program of its name
+/// (`perfguide-counter.c` -> `/usr/bin/perfguide-counter`).
+fn target_sources() -> anyhow::Result<Vec<PathBuf>> {
+    Ok(target_recipe_files()?
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect())
 }
 
 /// Builds a freestanding static arm64 program from `src` into `dir` (named after the source).
@@ -229,27 +250,17 @@ fn build_target_program(r: &Runner, src: &Path, dir: &Path) -> anyhow::Result<Pa
     Ok(out)
 }
 
-/// The executable files of `images/target/` (and `perfguide-bench` whatever its mode),
-/// sorted.
+/// The target recipes' executable files (and `perfguide-bench` whatever its mode), sorted:
+/// installed as they are.
 fn target_files() -> anyhow::Result<Vec<PathBuf>> {
     use std::os::unix::fs::PermissionsExt;
-    let dir = target_files_dir();
     let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(&dir) else {
-        return Ok(out);
-    };
-    for e in rd {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let m = std::fs::metadata(e.path())?;
-        if name.starts_with('.') || !m.is_file() {
-            continue;
-        }
-        if m.permissions().mode() & 0o111 != 0 || name == "perfguide-bench" {
-            out.push(e.path());
+    for p in target_recipe_files()? {
+        let executable = std::fs::metadata(&p)?.permissions().mode() & 0o111 != 0;
+        if executable || p.file_name().is_some_and(|n| n == "perfguide-bench") {
+            out.push(p);
         }
     }
-    out.sort();
     Ok(out)
 }
 

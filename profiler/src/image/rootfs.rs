@@ -1,7 +1,7 @@
 //! The root file system, packed as an initramfs: static busybox with busybox init (a getty on
 //! the console ends the boot at a `login:` prompt), the benchmark programs the distribution
-//! ships for arm64 with exactly the shared objects they need, and the target-side programs from
-//! `images/target/`.
+//! ships for arm64 with exactly the shared objects they need, and the target-side programs of
+//! the Yocto layer (`meta-perfguide/recipes-benchmark/*/files/`).
 //!
 //! An initramfs needs no block driver in the kernel: Debian's cloud kernel has virtio-blk as a
 //! module, so U-Boot reads the disk and Linux never has to.
@@ -65,7 +65,7 @@ pub struct RootfsInputs<'a> {
     pub benches: &'a [PathBuf],
     /// All library packages unpacked into one tree, where shared objects are looked up.
     pub sysroot: &'a Path,
-    /// Target-side programs (`images/target/`), copied to `/usr/bin`.
+    /// Target-side programs (the layer's `recipes-benchmark/*/files/`), copied to `/usr/bin`.
     pub target_files: &'a [PathBuf],
     /// `/etc/hostname`.
     pub hostname: &'a str,
@@ -73,7 +73,7 @@ pub struct RootfsInputs<'a> {
 
 /// Result of [`populate`].
 pub struct RootfsInfo {
-    /// Executables installed from the benchmark packages and `images/target/` (target paths).
+    /// Executables installed from the benchmark packages and the target programs (target paths).
     pub programs: Vec<String>,
     /// Shared objects copied in (target paths).
     pub libraries: Vec<String>,
