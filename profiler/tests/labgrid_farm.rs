@@ -396,9 +396,11 @@ fn boot_loops_through_labgrid_places() {
     // through the place takes 3.9 s against 2.1 s direct, and memory freed longer before costs
     // more to touch here: docs/userspace-shift.md); off them, as perfguide's QEMU driver and
     // the place's board script now start QEMU, over fourteen runs (ten in a row in a fresh
-    // clone) U-Boot -18 to +25 ms, kernel -45 to +99 ms, user space -6 to +15 ms. The difference of two medians of three has a standard error
-    // near one boot-to-boot standard deviation (U-Boot 13-22 ms, kernel 23-45 ms, user space
-    // 8-12 ms); the bounds are ser2net's character delay plus 3.5 of those.
+    // clone) U-Boot -18 to +25 ms, kernel -45 to +99 ms, user space -6 to +15 ms. The
+    // difference of two medians of three has a standard error near one boot-to-boot standard
+    // deviation (U-Boot 13-22 ms, kernel 23-59 ms, user space 7-23 ms); the bounds are
+    // ser2net's character delay plus 3.5 of the usual ones (U-Boot 22, kernel 45, user space
+    // 12 ms).
     for (id, bound_s) in [
         ("uboot", SER2NET_DELAY_S + 0.077),
         ("kernel", SER2NET_DELAY_S + 0.158),
