@@ -5,9 +5,12 @@
 #   scripts/layer-bitbake-check.sh [options] [LAYERS_DIR]
 #
 # LAYERS_DIR (or $PERFGUIDE_LAYERS_DIR) holds work trees of the kas files'
-# repositories under their kas names: poky, meta-openembedded, meta-arm,
-# meta-ti, meta-raspberrypi (the branches the kas files name; nothing is
-# fetched). For each meta-perfguide/kas/<machine>.yml it writes a build
+# repositories under their kas names, at the commits the kas files pin: poky,
+# meta-openembedded, meta-raspberrypi (poky.yml); bitbake, openembedded-core,
+# meta-openembedded, meta-arm, meta-clang, meta-ti, meta-arago (ti-sdk.yml).
+# One directory serves one release (the two pin meta-openembedded apart).
+# Nothing is fetched. bitbake runs from poky, or from openembedded-core with
+# bitbake next to it, whichever the machine's kas file names. For each meta-perfguide/kas/<machine>.yml it writes a build
 # directory as kas would (bblayers.conf: the repositories' layers, sorted;
 # local.conf: the local_conf_header sections sorted by name, MACHINE, DISTRO)
 # plus a check section (DL_DIR and SSTATE_DIR under the work directory,
@@ -101,8 +104,8 @@ while getopts "w:m:V:u:nqrh" opt; do
 done
 shift $((OPTIND - 1))
 LAYERS=${1:-${PERFGUIDE_LAYERS_DIR:-}}
-if [ -z "$LAYERS" ] || [ ! -d "$LAYERS/poky/bitbake" ]; then
-	echo "layer-bitbake-check: give the directory holding poky/, meta-openembedded/, ... (argument or PERFGUIDE_LAYERS_DIR)" >&2
+if [ -z "$LAYERS" ] || { [ ! -d "$LAYERS/poky/bitbake" ] && [ ! -d "$LAYERS/bitbake/lib" ]; }; then
+	echo "layer-bitbake-check: give the directory holding poky/ (or bitbake/ and openembedded-core/), meta-openembedded/, ... (argument or PERFGUIDE_LAYERS_DIR)" >&2
 	exit 2
 fi
 LAYERS=$(cd "$LAYERS" && pwd)
@@ -169,7 +172,7 @@ cat >"$WORK/tinfoil-env.py" <<'PYEOF'
 """Writes bitbake -e style dumps of the configuration and the checked recipes."""
 import glob, os, re, sys
 logdir = sys.argv[1]
-sys.path.insert(0, os.path.join(os.environ["PERFGUIDE_POKY"], "bitbake", "lib"))
+sys.path.insert(0, os.environ["PERFGUIDE_BITBAKE_LIB"])
 import bb.data, bb.tinfoil, bb.utils
 
 def emit(f, d):
@@ -366,6 +369,17 @@ def write_conf(builddir, cfg, variant):
         if extra_conf and os.path.exists(extra_conf):
             f.write(open(extra_conf).read())
 
+CORE = {"dir": None}
+
+def core_dir():
+    """Where oe-init-build-env is: poky, or openembedded-core (bitbake next to it)."""
+    return CORE["dir"]
+
+def bitbake_lib():
+    d = core_dir()
+    lib = os.path.join(d, "bitbake", "lib")
+    return lib if os.path.isdir(lib) else os.path.join(os.path.dirname(d), "bitbake", "lib")
+
 def bitbake(builddir, args, log):
     """Runs bitbake in builddir; output to log; returns the exit status
     (report only: the status the log shows)."""
@@ -376,14 +390,14 @@ def bitbake(builddir, args, log):
         if args.startswith("-n"):
             return 0 if re.search(r"^NOTE: Tasks Summary: .* all succeeded", text, re.M) else 1
         return 1 if re.search(r"^ERROR: ", text, re.M) else 0
-    poky = os.path.join(layers_dir, "poky")
+    poky = core_dir()
     cmd = 'cd "%s" && . ./oe-init-build-env "%s" >/dev/null && bitbake %s' % (poky, builddir, args)
     with open(log, "w") as f:
         p = subprocess.run(["bash", "-c", cmd], stdout=f, stderr=subprocess.STDOUT)
     return p.returncode
 
 def stop_server(builddir):
-    poky = os.path.join(layers_dir, "poky")
+    poky = core_dir()
     subprocess.run(["bash", "-c", 'cd "%s" && . ./oe-init-build-env "%s" >/dev/null && bitbake -m' % (poky, builddir)],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -536,10 +550,24 @@ def summarize(machine, variant, logdir, targets, results, problems):
             problems.append("%s %s: %s %s" % (machine, variant, label, rc))
     print("\n".join(out))
 
+def pin_problems(cfg):
+    """Work trees not at the commit the kas file pins."""
+    out = []
+    for name, spec in cfg["repos"].items():
+        want = spec.get("commit")
+        if not spec.get("url") or not want:
+            continue
+        path = repo_path(name, spec)
+        head = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        if head != want:
+            out.append("%s is at %s, the kas file pins %s" % (path, head or "no git commit", want))
+    return out
+
 def run_machine(machine):
     cfg = load_kas(machine + ".yml")
+    CORE["dir"] = os.path.join(layers_dir, "poky" if "poky" in cfg["repos"] else "openembedded-core")
     builddir = os.path.join(work, "build", machine + ("-quick" if quick == "1" else ""))
-    problems = []
+    problems = ["%s: %s" % (machine, p) for p in pin_problems(cfg)]
     print("== %s (kas/%s.yml): layers %s" % (machine, machine,
           " ".join(os.path.relpath(p, layers_dir) if p.startswith(layers_dir) else p for p in layer_paths(cfg))))
     sys.stdout.flush()
@@ -552,10 +580,10 @@ def run_machine(machine):
         t0 = time.time()
         if quick == "1":
             log = os.path.join(logdir, "tinfoil.log")
-            poky = os.path.join(layers_dir, "poky")
+            poky = core_dir()
             with open(log, "a" if report_only else "w") as f:
-                rc = 0 if report_only else subprocess.run(["bash", "-c", 'cd "%s" && . ./oe-init-build-env "%s" >/dev/null && PERFGUIDE_POKY="%s" python3 "%s/tinfoil-env.py" "%s"'
-                                     % (poky, builddir, poky, work, logdir)], stdout=f, stderr=subprocess.STDOUT).returncode
+                rc = 0 if report_only else subprocess.run(["bash", "-c", 'cd "%s" && . ./oe-init-build-env "%s" >/dev/null && PERFGUIDE_BITBAKE_LIB="%s" python3 "%s/tinfoil-env.py" "%s"'
+                                     % (poky, builddir, bitbake_lib(), work, logdir)], stdout=f, stderr=subprocess.STDOUT).returncode
             results.append(("tinfoil dumps", "ok" if rc == 0 else "FAILED (exit %d, %s)" % (rc, log)))
             targets = []
             if os.path.exists(os.path.join(logdir, "targets.txt")):

@@ -294,18 +294,30 @@ check_kas_machines() {
 	local machines
 	read -r -a machines <<<"$MACHINES"
 	"$VENV/bin/python" - "$LAYER/kas" "${machines[@]}" <<'EOF'
-import os, sys, yaml
+import os, re, sys, yaml
 kasdir, machines = sys.argv[1], sys.argv[2:]
+
+def release_of(name):
+    """The release file (ti-sdk.yml, poky.yml) a kas file includes, directly or not."""
+    doc = yaml.safe_load(open(os.path.join(kasdir, name)))
+    for inc in doc.get("header", {}).get("includes", []):
+        if inc in ("ti-sdk.yml", "poky.yml"):
+            return inc
+        r = release_of(inc)
+        if r:
+            return r
+    return None
 
 def load(name, seen=()):
     """The merged view of a kas file and its includes (repos/machine only)."""
     doc = yaml.safe_load(open(os.path.join(kasdir, name)))
-    out = {"repos": {}, "machine": None, "target": None, "local_conf_header": {}}
+    out = {"repos": {}, "machine": None, "target": None, "distro": None, "local_conf_header": {}}
     for inc in doc.get("header", {}).get("includes", []):
         sub = load(inc, seen + (name,))
         out["repos"].update(sub["repos"])
         out["machine"] = out["machine"] or sub["machine"]
         out["target"] = out["target"] or sub["target"]
+        out["distro"] = out["distro"] or sub["distro"]
         out["local_conf_header"].update(sub["local_conf_header"])
     for repo, spec in (doc.get("repos") or {}).items():
         merged = dict(out["repos"].get(repo) or {})
@@ -318,6 +330,7 @@ def load(name, seen=()):
         out["repos"][repo] = merged
     out["machine"] = doc.get("machine", out["machine"])
     out["target"] = doc.get("target", out["target"])
+    out["distro"] = doc.get("distro", out["distro"])
     out["local_conf_header"].update(doc.get("local_conf_header") or {})
     return out
 
@@ -334,12 +347,25 @@ for m in machines:
         bad.append("%s: target is %r" % (f, c["target"]))
     if "meta-perfguide" not in (c["repos"].get("perfguide", {}).get("layers") or {}):
         bad.append("%s: meta-perfguide layer not listed" % f)
+    # Reproducible: every fetched repository pinned to a commit (on its branch).
     for name, spec in c["repos"].items():
-        if spec.get("url") and not (spec.get("branch") or spec.get("commit") or spec.get("tag")):
-            bad.append("%s: repo %s has no branch/commit/tag" % (f, name))
+        if not spec.get("url"):
+            continue
+        if not re.fullmatch(r"[0-9a-f]{40}", str(spec.get("commit") or "")):
+            bad.append("%s: repo %s is not pinned to a commit (commit: <40 hex digits>)" % (f, name))
+        if not spec.get("branch"):
+            bad.append("%s: repo %s names no branch its commit is on" % (f, name))
+    # A release with systemd: TI boards the SDK's arago distro, the others poky with systemd.
+    distro = c["distro"]
+    conf = "\n".join(c["local_conf_header"].values())
+    if distro != "arago" and not re.search(r'^INIT_MANAGER = "systemd"$', conf, re.M):
+        bad.append("%s: distro %r without INIT_MANAGER = \"systemd\"" % (f, distro))
+    release = release_of(f)
+    if not release:
+        bad.append("%s: includes neither ti-sdk.yml nor poky.yml, so builds no named release" % f)
     if not any(":perfguide-instrument" in v for v in c["local_conf_header"].values()):
         bad.append("%s: does not enable the perfguide-instrument override" % f)
-    print("%s: machine %s, repos %s" % (f, c["machine"], " ".join(sorted(c["repos"]))))
+    print("%s: machine %s, %s, distro %s, repos %s" % (f, c["machine"], release, distro, " ".join(sorted(c["repos"]))))
 for b in bad:
     print("BAD:", b)
 sys.exit(1 if bad else 0)
@@ -602,7 +628,7 @@ check "perfguide-crates.inc matches Cargo.lock of SRCREV" check_crates_inc
 check "Cargo.lock: every crate builds with PERFGUIDE_MIN_RUST (msrv_lock.py)" check_msrv_lock
 check "no std API newer than the minimum Rust in any compiled crate (clippy_msrv_deps.sh)" check_msrv_apis
 check "kas files validate against kas's schema" check_kas_schema
-check "kas file per machine, target, layers, branches" check_kas_machines
+check "kas file per machine, target, layers, every repo pinned to a commit, a release with systemd" check_kas_machines
 check "shellcheck perfguide-bench and check.sh" check_shellcheck
 check "perfguide-bench list/suites under busybox sh" check_bench_list
 check "perfguide-bench run: framing, failure status, skips" check_bench_run

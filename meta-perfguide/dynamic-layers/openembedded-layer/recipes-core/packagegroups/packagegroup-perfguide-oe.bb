@@ -2,7 +2,7 @@ SUMMARY = "perfguide benchmarks from meta-oe"
 DESCRIPTION = "Benchmarks from meta-oe used by TI's Processor SDK Linux \
                Performance Guides: lmbench, dhrystone, whetstone, linpack, iperf2, iperf3 and \
                fio. coremark is added on releases whose meta-oe has it (wrynose and later); \
-               on scarthgap it comes from meta-arago-test (packagegroup-perfguide-arago)."
+               on scarthgap, meta-arago-test has it from TI SDK 11.02 on (packagegroup-perfguide-arago)."
 # nooelint: oelint.vars.homepageping - the project has no public address yet (example.invalid, as in Cargo.toml)
 HOMEPAGE = "https://example.invalid/perfguide"
 BUGTRACKER = "https://example.invalid/perfguide/issues"
