@@ -61,7 +61,8 @@
 # hand in WORK/build/<machine>).
 #
 # As root it first installs the host tools bitbake's sanity check asks for
-# on Debian/Ubuntu (apt-get: chrpath diffstat gawk lz4 locales, and the
+# on Debian/Ubuntu (apt-get: chrpath diffstat gawk lz4 locales, iproute2
+# iputils-ping procps openssh-client for testimage's host tools, and the
 # en_US.UTF-8 locale) and hands the work directory to the user.
 #
 # Output: one block per machine, and the bitbake logs under
@@ -122,10 +123,17 @@ esac
 # bitbake refuses root: prepare the host, then run again as RUN_USER.
 if [ "$(id -u)" = 0 ]; then
 	missing=()
-	for tool in chrpath diffstat gawk lz4c; do
+	# ip ping ps scp ssh stty: what oe-core adds to HOSTTOOLS when an image
+	# inherits testimage (the kas files' IMAGE_CLASSES).
+	for tool in chrpath diffstat gawk lz4c ip ping ps scp ssh stty; do
 		if ! command -v $tool >/dev/null 2>&1; then
 			case $tool in
 			lz4c) missing+=(lz4) ;;
+			ip) missing+=(iproute2) ;;
+			ping) missing+=(iputils-ping) ;;
+			ps) missing+=(procps) ;;
+			scp | ssh) missing+=(openssh-client) ;;
+			stty) missing+=(coreutils) ;;
 			*) missing+=("$tool") ;;
 			esac
 		fi
