@@ -10,6 +10,7 @@
 //! does not come back ends the session early.
 
 pub mod catalog;
+pub mod check;
 pub mod parse;
 pub mod serve;
 pub mod table;

@@ -76,12 +76,16 @@ pub enum BenchCommand {
     /// Read benchmark figures from console captures framed by `perfguide-bench` or from a
     /// benchmark's bare output, as `perfguide/bench/v1` JSON lines or a table.
     Parse(super::bench_parse::BenchParseArgs),
+    /// Check a capture of `perfguide-bench run`: framing whole, every benchmark exited 0 and
+    /// gave figures the parsers read, every expected benchmark ran. Exit 0 or 1.
+    Check(super::bench_check::BenchCheckArgs),
 }
 
 /// Runs `perfguide bench` or its subcommand.
 pub fn run(a: BenchArgs) -> anyhow::Result<ExitCode> {
     match a.command {
         Some(BenchCommand::Parse(p)) => super::bench_parse::run(p),
+        Some(BenchCommand::Check(c)) => super::bench_check::run(c),
         None => run_session(a.session),
     }
 }

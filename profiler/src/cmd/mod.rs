@@ -2,6 +2,7 @@
 //! of the library.
 
 pub mod bench;
+pub mod bench_check;
 pub mod bench_parse;
 pub mod boards;
 pub mod bootloop;
