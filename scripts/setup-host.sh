@@ -54,6 +54,8 @@ HOST_PKGS=(
     chromium
     # profiler/tests/lava_job.rs: LAVA's job validator (lava_common.schemas; not on PyPI)
     lava-common
+    # tests/oeqa: the layer's testimage case reaches the QEMU board as oeqa does, by ssh
+    openssh-client
 )
 BPO_PKGS=(qemu-system-arm)
 

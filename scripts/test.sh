@@ -2,7 +2,8 @@
 # Every test of the project (what .ci/run runs): host setup, format, lints, the Rust tests
 # (parser corpus, robustness, boot-loop engine, real QEMU boot loops and their A/B comparison,
 # the report in every format through Sphinx and headless Chromium, image build,
-# sbl-instrument fixtures), the fuzz smoke and the Yocto layer / bench runner checks.
+# sbl-instrument fixtures), the fuzz smoke, the Yocto layer / bench runner checks and the
+# layer's testimage case against the QEMU reference board.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -31,3 +32,6 @@ bash scripts/fuzz-smoke.sh
 
 step "Yocto layer, kas files, bench runner, Buildroot tree"
 bash tests/layer/check.sh
+
+step "the layer's testimage case (perfguide_bench) against the QEMU reference board"
+python3 tests/oeqa/case_on_qemu.py

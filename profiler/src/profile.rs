@@ -385,6 +385,10 @@ pub struct ImageSection {
     /// arm64 packages with benchmark programs; ones missing from the apt index are skipped.
     #[serde(default)]
     pub bench_packages: Vec<String>,
+    /// Other arm64 packages whose programs the target needs (e.g. `dropbear-bin`, the ssh
+    /// server a test reaches the board through), installed the same way.
+    #[serde(default)]
+    pub packages: Vec<String>,
     /// Kernel modules put into the initramfs (with their dependencies and a `modules.dep`),
     /// for `modprobe` on the target; none is loaded at boot.
     #[serde(default)]

@@ -79,6 +79,28 @@ pub enum ImageCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Print the command line that boots a QEMU board's built image, as a JSON array (the
+    /// program, then each argument): its profile's `[qemu] args` with the image's files in
+    /// place, as `boot-loop` starts it. For scripts that start the board themselves, e.g.
+    /// with a forwarded port added to its user network.
+    ///
+    /// Example:
+    ///   perfguide image argv --board qemu-arm64 | jq -r '.[]'
+    Argv {
+        /// Board profile id (a QEMU board with an `[image]` section).
+        #[arg(long, default_value = "qemu-arm64")]
+        board: String,
+        /// A board profile file instead (the one the image was built with).
+        #[arg(long, value_name = "PATH", conflicts_with = "board")]
+        board_file: Option<PathBuf>,
+        /// Cache directory [default: $PERFGUIDE_CACHE, else $XDG_CACHE_HOME/perfguide, else
+        /// ~/.cache/perfguide].
+        #[arg(long)]
+        cache: Option<PathBuf>,
+        /// The boot's console: `quiet` takes the quiet U-Boot environment flash.
+        #[arg(long, value_parser = ["loud", "quiet"], default_value = "loud")]
+        console: String,
+    },
     /// Boot image inspection, load-time estimates, SBL profiles and patching: the
     /// `sbl-instrument` subcommands (`inspect`, `estimate`, `media`, `profile-map`, `extract`,
     /// `patch`).
@@ -90,6 +112,25 @@ pub enum ImageCommand {
 pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
     match a {
         ImageCommand::Tools(cmd) => Ok(sbl_instrument::cli::run(cmd)?),
+        ImageCommand::Argv {
+            board,
+            board_file,
+            cache,
+            console,
+        } => {
+            let b = match &board_file {
+                Some(p) => Board::from_file(p)?,
+                None => Board::builtin(&board)?,
+            };
+            let cache = cache.unwrap_or_else(image::cache::cache_dir);
+            let built = image::built_image(b.name(), board_file.as_deref(), &cache)?;
+            let mut files = built.roles();
+            if console == "quiet" {
+                files.insert(image::UBOOT_ENV.to_string(), built.env_quiet.clone());
+            }
+            println!("{}", serde_json::to_string(&b.qemu_argv(&files)?)?);
+            Ok(ExitCode::SUCCESS)
+        }
         ImageCommand::Uboot {
             board,
             board_file,

@@ -354,6 +354,7 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
         arm64(&s.busybox_package),
     ];
     first.extend(s.bench_packages.iter().map(|b| arm64(b)));
+    first.extend(s.packages.iter().map(|b| arm64(b)));
     first.extend(s.static_benches.iter().map(|b| arm64(b)));
     let found = apt::show_known(r, &first)?;
     let get = |name: &str| -> anyhow::Result<apt::Package> {
@@ -376,6 +377,9 @@ fn resolve(r: &Runner, s: &ImageSection) -> anyhow::Result<Resolved> {
                 "benchmark package {b} is not in the apt index for arm64: skipped"
             )),
         }
+    }
+    for name in &s.packages {
+        benches.push(get(name)?);
     }
     let mut statics = Vec::new();
     for b in &s.static_benches {
