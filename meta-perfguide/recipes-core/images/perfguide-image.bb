@@ -23,6 +23,29 @@ PERFGUIDE_PACKAGEGROUPS = "\
 "
 
 IMAGE_INSTALL = "packagegroup-core-boot ${PERFGUIDE_PACKAGEGROUPS} ${CORE_IMAGE_EXTRA_INSTALL}"
+
+# What the packagegroups above promise of the runner's quick selection
+# (`perfguide-bench run quick`): the benchmarks testimage's perfguide_bench
+# case expects to run and give figures.
+PERFGUIDE_TEST_BENCHMARKS = "\
+    openssl/sha256 stress-ng/cpu \
+    ${@bb.utils.contains('BBFILE_COLLECTIONS', 'openembedded-layer', 'lmbench/lat_syscall-null dhrystone/dhry whetstone/whetstone linpack/linpack_dp', '', d)} \
+    ${@bb.utils.contains('BBFILE_COLLECTIONS', 'meta-arago-test', 'stream/stream', '', d)} \
+"
+
+# bitbake perfguide-image -c testimage (with IMAGE_CLASSES += "testimage"):
+# oe-core's suites and the layer's perfguide_bench case
+# (lib/oeqa/runtime/cases/perfguide_bench.py). The case runs the quick
+# selection over ssh and judges the capture on the build host with
+# perfguide-native's `perfguide bench check`.
+TEST_SUITES:append = " perfguide_bench"
+PERFGUIDE_TEST_TOOL = "${COMPONENTS_DIR}/${BUILD_ARCH}/perfguide-native${bindir_native}/perfguide"
+do_testimage[depends] += "${@'perfguide-native:do_populate_sysroot' if d.getVar('PERFGUIDE_SRC_URI') else ''}"
+
+# The perfguide CLI in the image's SDK (bitbake perfguide-image -c populate_sdk),
+# when the build names perfguide's source (the perfguide recipe).
+PERFGUIDE_SDK_TOOLS = "${@'nativesdk-perfguide' if d.getVar('PERFGUIDE_SRC_URI') else ''}"
+TOOLCHAIN_HOST_TASK:append = " ${PERFGUIDE_SDK_TOOLS}"
 IMAGE_FEATURES += "ssh-server-dropbear"
 IMAGE_LINGUAS = ""
 
