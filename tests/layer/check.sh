@@ -225,17 +225,38 @@ check_crates_inc() {
 	local bb=$LAYER/recipes-devtools/perfguide/perfguide_git.bb
 	local inc=$LAYER/recipes-devtools/perfguide/perfguide-crates.inc
 	local rev
-	rev=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$bb")
-	[ -n "$rev" ] || fail "perfguide_git.bb: no 40-digit SRCREV"
+	rev=$(sed -n 's/^PERFGUIDE_SRCREV ??= "\([0-9a-f]\{40\}\)"$/\1/p' "$bb")
+	[ -n "$rev" ] || fail "perfguide_git.bb: no 40-digit PERFGUIDE_SRCREV"
 	if ! git -C "$REPO" cat-file -e "$rev^{commit}" 2>/dev/null; then
 		fail "SRCREV $rev is not a commit of this repository"
 	fi
 	git -C "$REPO" show "$rev:Cargo.lock" >"$WORK/Cargo.lock"
+	# In step with the workspace: the recipe builds the crates the workspace locks.
+	cmp -s "$WORK/Cargo.lock" "$REPO/Cargo.lock" ||
+		fail "Cargo.lock differs from the one at PERFGUIDE_SRCREV $rev: move PERFGUIDE_SRCREV in perfguide_git.bb to a commit with this Cargo.lock and regenerate perfguide-crates.inc and perfguide-license.inc (docs/yocto.md)"
 	python3 "$HERE/crates_inc.py" "$WORK/Cargo.lock" perfguide | grep -v '^#' >"$WORK/want.inc"
 	grep -v '^#' "$inc" >"$WORK/have.inc"
 	diff -u "$WORK/want.inc" "$WORK/have.inc" || fail "perfguide-crates.inc does not match Cargo.lock of SRCREV $rev (regenerate: git show $rev:Cargo.lock | python3 tests/layer/crates_inc.py - > $inc)"
 	git -C "$REPO" cat-file -e "$rev:meta-perfguide/COPYING.MIT" 2>/dev/null ||
 		fail "SRCREV $rev has no meta-perfguide/COPYING.MIT (LIC_FILES_CHKSUM)"
+}
+
+# LICENSE of the perfguide recipe: the licenses of every crate linked into its
+# binaries, from the crates' own metadata (crates_license.py). A new crate with
+# a license the script has no OE name for fails there.
+check_crates_license() {
+	local inc=$LAYER/recipes-devtools/perfguide/perfguide-license.inc
+	(cd "$REPO" && cargo metadata --format-version 1 --locked \
+		--filter-platform aarch64-unknown-linux-gnu) >"$WORK/metadata.json" 2>"$WORK/metadata.err" || {
+		cat "$WORK/metadata.err"
+		fail "cargo metadata failed"
+	}
+	python3 "$HERE/crates_license.py" "$WORK/metadata.json" >"$WORK/license.inc" ||
+		fail "crates_license.py: a linked crate's license cannot be declared (above)"
+	diff -u "$WORK/license.inc" "$inc" ||
+		fail "perfguide-license.inc is not the linked crates' licenses (regenerate: cargo metadata --format-version 1 --locked --filter-platform aarch64-unknown-linux-gnu | python3 tests/layer/crates_license.py - > $inc)"
+	grep -q "^require \${BPN}-license.inc\$" "$LAYER/recipes-devtools/perfguide/perfguide_git.bb" ||
+		fail "perfguide_git.bb does not require perfguide-license.inc"
 }
 
 check_msrv_apis() {
@@ -259,7 +280,7 @@ check_msrv_lock() {
 	[ "$ws" = "$min" ] || fail "perfguide_git.bb: PERFGUIDE_MIN_RUST '$min', Cargo.toml rust-version $ws"
 	(cd "$REPO" && cargo fetch --locked --quiet)
 	python3 "$HERE/msrv_lock.py" "$REPO/Cargo.lock"
-	rev=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$bb")
+	rev=$(sed -n 's/^PERFGUIDE_SRCREV ??= "\([0-9a-f]\{40\}\)"$/\1/p' "$bb")
 	if git -C "$REPO" cat-file -e "$rev^{commit}" 2>/dev/null &&
 		! git -C "$REPO" show "$rev:Cargo.lock" | cmp -s - "$REPO/Cargo.lock"; then
 		mkdir -p "$WORK/srcrev"
@@ -538,6 +559,11 @@ sourced = re.findall(r'^\s*source\s+"\$' + path_var + r'/(package/[^"]+/Config\.
 for s in re.findall(r'^\s*source\s+"([^"]+)"', top, re.M):
     if not s.startswith("$" + path_var + "/"):
         bad.append("Config.in sources %s, not under $%s" % (s, path_var))
+# the tree's own options (the perfguide source both packages build from)
+top_syms = re.findall(r"^\s*(?:menu)?config\s+(BR2_\w+)", top, re.M)
+for s in top_syms:
+    if not s.startswith("BR2_%s_" % name):
+        bad.append("Config.in: %s is not in the tree's namespace BR2_%s_*" % (s, name))
 mk_top = open(os.path.join(br, "external.mk")).read()
 if "$(%s)/package/*/*.mk" % path_var not in mk_top:
     bad.append("external.mk does not include package/*/*.mk")
@@ -572,36 +598,56 @@ for pkg in sorted(os.listdir(pkgdir)):
             bad.append("%s.mk: %s_%s not set" % (pkg, upper, var))
     if not re.search(r"^\$\(eval \$\((generic|host-generic|cmake|autotools|meson|cargo)-package\)\)\s*$", mtext, re.M):
         bad.append("%s.mk: no $(eval $(...-package))" % pkg)
-    # BR2_PACKAGE_* used by the .mk are defined by its Config.in
+    # BR2_PACKAGE_* used by the .mk are defined by its Config.in, the tree's
+    # options by the top Config.in
     for s in set(re.findall(r"BR2_PACKAGE_\w+", mtext)):
         if s not in syms:
             bad.append("%s.mk uses %s, not defined in its Config.in" % (pkg, s))
+    for s in set(re.findall(r"BR2_%s_\w+" % name, mtext)):
+        if s not in top_syms:
+            bad.append("%s.mk uses %s, not defined in the top Config.in" % (pkg, s))
     # functions defined are used (hooks, install commands)
     for fn in re.findall(r"^define\s+(\w+)", mtext, re.M):
         if not fn.endswith(("_CMDS",)) and not re.search(r"(\+=|=)\s*.*\b%s\b" % fn, mtext):
             bad.append("%s.mk: %s defined but never used" % (pkg, fn))
-    # a local SITE must exist relative to the external tree
-    site = re.search(r"^%s_SITE\s*=\s*(.+)$" % upper, mtext, re.M)
-    if site and "$(%s)" % path_var in site.group(1):
-        p = site.group(1).strip().replace("$(%s)" % path_var, br)
-        if not os.path.isdir(p):
-            bad.append("%s.mk: SITE %s does not exist" % (pkg, p))
+    # the SITE does not depend on where the tree sits: it is an option's
+    # value, and an empty one stops the build with an error naming it
+    for site in re.findall(r"^%s_SITE\s*=\s*(.+)$" % upper, mtext, re.M):
+        if "$(%s)" % path_var in site:
+            bad.append("%s.mk: SITE %s depends on where the tree sits" % (pkg, site.strip()))
+        for opt in re.findall(r"BR2_\w+", site):
+            if not re.search(r"^\$\(error .*\b%s\b" % opt, mtext, re.M):
+                bad.append("%s.mk: no $(error ...) naming %s when it is empty" % (pkg, opt))
+    # the files it takes from the perfguide repository ($(@D)/... and
+    # LICENSE_FILES, with the .mk's own plain variables expanded) exist there
+    plain = dict(re.findall(r"^(%s_\w+)\s*=\s*([^$\s]+)\s*$" % upper, mtext, re.M))
+    def expand(t):
+        return re.sub(r"\$\((\w+)\)", lambda m: plain.get(m.group(1), m.group(0)), t)
+    used = re.findall(r"\$\(@D\)/(\S+)", mtext)
+    used += re.findall(r"^%s_LICENSE_FILES\s*=\s*(.+)$" % upper, mtext, re.M)
+    for f in sorted(set(f for u in used for f in expand(u).split())):
+        if f.startswith("meta-perfguide/") and not os.path.exists(os.path.join(repo, f)):
+            bad.append("%s.mk: %s is not in the repository" % (pkg, f))
 
 # defconfigs (`make NAME_defconfig` lists only those): our symbols exist, files they name exist
 for frag in sorted(os.listdir(os.path.join(br, "configs"))):
     if not frag.endswith("_defconfig"):
         bad.append("configs/%s: not a NAME_defconfig, so `make` cannot load it" % frag)
     text = open(os.path.join(br, "configs", frag)).read()
-    for s in re.findall(r"^(BR2_PACKAGE_PERFGUIDE\w*)=", text, re.M):
-        if s not in symbols:
+    for s in re.findall(r"^(BR2_PACKAGE_PERFGUIDE\w*|BR2_%s_\w+)=" % name, text, re.M):
+        if s not in symbols and s not in top_syms:
             bad.append("configs/%s: %s is not defined in the tree" % (frag, s))
+    # a defconfig that enables a perfguide package says where its source is
+    if re.search(r"^BR2_PACKAGE_PERFGUIDE\w*=y$", text, re.M) and \
+            not re.search(r'^BR2_%s_SITE="\S+"$' % name, text, re.M):
+        bad.append("configs/%s: enables a perfguide package but sets no BR2_%s_SITE" % (frag, name))
     for p in re.findall(r"\$\(%s\)(/[^\" ]+)" % path_var, text):
         if not os.path.exists(os.path.normpath(br + p)):
             bad.append("configs/%s: %s does not exist" % (frag, p))
     for line in text.splitlines():
         if line and not line.startswith("#") and not re.fullmatch(r'BR2_\w+=(y|n|"[^"]*"|-?\d+|0x[0-9a-fA-F]+)', line):
             bad.append("configs/%s: malformed line %r" % (frag, line))
-print("external %s; packages: %s; symbols: %s" % (name, " ".join(sorted(os.listdir(pkgdir))), " ".join(sorted(symbols))))
+print("external %s; packages: %s; symbols: %s" % (name, " ".join(sorted(os.listdir(pkgdir))), " ".join(sorted(symbols | set(top_syms)))))
 for b in bad:
     print("BAD:", b)
 sys.exit(1 if bad else 0)
@@ -618,13 +664,14 @@ check "license checksums of the layer's recipes" check_license_checksums
 check "the layer stands alone: no symlink out of it, the one copy of the target programs" check_layer_alone
 # The SRCREV commit is in any full clone; a shallow clone is deepened first, and the check
 # fails when the commit still cannot be had.
-PERFGUIDE_SRCREV=$(sed -n 's/^SRCREV = "\([0-9a-f]\{40\}\)"$/\1/p' "$LAYER/recipes-devtools/perfguide/perfguide_git.bb")
+PERFGUIDE_SRCREV=$(sed -n 's/^PERFGUIDE_SRCREV ??= "\([0-9a-f]\{40\}\)"$/\1/p' "$LAYER/recipes-devtools/perfguide/perfguide_git.bb")
 if [ "$(git -C "$REPO" rev-parse --is-shallow-repository 2>/dev/null)" = true ] &&
 	! git -C "$REPO" cat-file -e "${PERFGUIDE_SRCREV:-0}^{commit}" 2>/dev/null; then
 	echo "setup: shallow clone without SRCREV ${PERFGUIDE_SRCREV:-?}: git fetch --unshallow"
 	git -C "$REPO" fetch --quiet --unshallow || true
 fi
-check "perfguide-crates.inc matches Cargo.lock of SRCREV" check_crates_inc
+check "perfguide-crates.inc matches Cargo.lock of SRCREV, which is the workspace's" check_crates_inc
+check "perfguide-license.inc declares every linked crate's license" check_crates_license
 check "Cargo.lock: every crate builds with PERFGUIDE_MIN_RUST (msrv_lock.py)" check_msrv_lock
 check "no std API newer than the minimum Rust in any compiled crate (clippy_msrv_deps.sh)" check_msrv_apis
 check "kas files validate against kas's schema" check_kas_schema

@@ -8,18 +8,25 @@ HOMEPAGE = "https://example.invalid/perfguide"
 BUGTRACKER = "https://example.invalid/perfguide/issues"
 SECTION = "devel"
 CVE_PRODUCT = "perfguide"
-LICENSE = "MIT"
 LIC_FILES_CHKSUM = "file://meta-perfguide/COPYING.MIT;md5=3cef7a38135a5fc310a964b65b4906a4"
+# LICENSE: the workspace's MIT and the license of every crate linked in.
+require ${BPN}-license.inc
 
-# By default the sources come from the git repository that holds this layer
-# (no network needed for them). Point PERFGUIDE_SRC_URI at a published
-# repository to build from there instead. SRCREV and perfguide-crates.inc go
-# together: after moving SRCREV run `bitbake -c update_crates perfguide`
-# (or tests/layer/crates_inc.py on that commit's Cargo.lock).
-PERFGUIDE_SRC_URI ??= "git://${PERFGUIDE_SRCDIR};protocol=file;branch=main"
+# The sources: the perfguide repository, named by the build. This layer does
+# not assume where it sits; the kas files of the perfguide repository point
+# PERFGUIDE_SRC_URI at the repository around them. Elsewhere set, e.g.
+#   PERFGUIDE_SRC_URI = "git://git.example.com/perfguide.git;protocol=https;branch=main"
+# PERFGUIDE_SRCREV is the commit built; perfguide-crates.inc and
+# perfguide-license.inc list that commit's crates, and
+# tests/layer/check.sh keeps the three in step with the workspace (its
+# Cargo.lock equals the workspace's). After moving it run
+# `bitbake -c update_crates perfguide` (or tests/layer/crates_inc.py and
+# tests/layer/crates_license.py on that commit).
+PERFGUIDE_SRC_URI ??= ""
+PERFGUIDE_SRCREV ??= "e12a1af1428bb33509d115fc7ccde4d0a653708c"
 PV = "0.1.0+git"
 SRC_URI = "${PERFGUIDE_SRC_URI}"
-SRCREV = "4d4daa734645b7bf404144950131dd84c1fcd908"
+SRCREV = "${PERFGUIDE_SRCREV}"
 
 S = "${WORKDIR}/git"
 
@@ -30,7 +37,10 @@ require ${BPN}-crates.inc
 # Build every binary of the workspace (perfguide, sbl-instrument).
 CARGO_BUILD_FLAGS:append = " --workspace --bins"
 
-BBCLASSEXTEND = "native"
+# native: the perfguide-instrument class reports on deployed boot images and
+# testimage's perfguide case reads the benchmark output with it; nativesdk:
+# the CLI in the image's SDK (TOOLCHAIN_HOST_TASK of perfguide-image).
+BBCLASSEXTEND = "native nativesdk"
 
 # The minimum Rust: 1.75, oe-core scarthgap's. The workspace declares
 # rust-version 1.75, so clippy's incompatible_msrv rejects newer std APIs in
@@ -41,8 +51,13 @@ BBCLASSEXTEND = "native"
 # docs/yocto.md. Re-check when SRCREV moves. Older Rust: skip the recipe with
 # a clear reason instead of failing in do_compile.
 PERFGUIDE_MIN_RUST ??= "1.75"
-# nooelint: oelint.task.noanonpython - a parse-time check is the only way to skip the recipe on a too old Rust
+# nooelint: oelint.task.noanonpython - a parse-time check is the only way to skip the recipe on a too old Rust or no source
 python () {
+    if not (d.getVar('PERFGUIDE_SRC_URI') or '').strip():
+        raise bb.parse.SkipRecipe("PERFGUIDE_SRC_URI is not set: set it (local.conf or your distro) to the "
+                                  "perfguide repository, e.g. git://git.example.com/perfguide.git;"
+                                  "protocol=https;branch=main, and PERFGUIDE_SRCREV to a commit whose "
+                                  "Cargo.lock perfguide-crates.inc lists (meta-perfguide/README)")
     rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
     if rust and bb.utils.vercmp_string_op(rust, d.getVar('PERFGUIDE_MIN_RUST'), '<'):
         raise bb.parse.SkipRecipe("perfguide needs Rust >= %s, this build has RUSTVERSION %s; "
