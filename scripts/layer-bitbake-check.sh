@@ -19,7 +19,9 @@
 #   on   the kas file as it is (DISTROOVERRIDES:append = ":perfguide-instrument")
 #   off  the same without that line
 #
-# In each: `bitbake -n perfguide-image` (dry run) and `bitbake -e` of the global
+# In each: `bitbake -n perfguide-image` (dry run; in "on" also `-c testimage`,
+# which must build perfguide-native, and `-c populate_sdk`, which must build
+# nativesdk-perfguide) and `bitbake -e` of the global
 # configuration, virtual/kernel, virtual/bootloader, perfguide-image and,
 # where the machine has them, mc:k3r5:virtual/bootloader (TI K3's R5 SPL),
 # perfguide-uenv, trusted-firmware-a, optee-os, rpi-cmdline. It prints per
@@ -636,6 +638,24 @@ def run_machine(machine):
             results.append(("bitbake -n perfguide-image", "ok" if rc == 0 else "FAILED (exit %d, %s)" % (rc, log)))
             for l in summary:
                 results.append(("  " + l, "ok" if rc == 0 else "FAILED"))
+            if variant == "on":
+                # The image's testimage (the layer's case needs perfguide-native) and SDK
+                # (nativesdk-perfguide in it) resolve.
+                for task, recipe in (("testimage", "perfguide-native"),
+                                     ("populate_sdk", "nativesdk-perfguide")):
+                    log = os.path.join(logdir, "dry-run-%s.log" % task)
+                    rc = bitbake(builddir, "-n perfguide-image -c %s" % task, log)
+                    text = open(log, errors="replace").read()
+                    variant_of = "native" if recipe == "perfguide-native" else "nativesdk"
+                    has = re.search(r"virtual:%s:\S*/perfguide_git\.bb:do_populate_sysroot"
+                                    % variant_of, text) is not None
+                    tasks = [l for l in text.splitlines() if l.startswith(("NOTE: Tasks Summary", "Summary:"))]
+                    ok = rc == 0 and has
+                    results.append(("bitbake -n perfguide-image -c %s: %s built" % (task, recipe),
+                                    "ok" if ok else "FAILED (exit %d, %s in the task list: %s; %s)"
+                                    % (rc, recipe, "yes" if has else "no", log)))
+                    for l in tasks:
+                        results.append(("  " + l, "ok" if ok else "FAILED"))
         summarize(machine, variant, logdir, targets, results, problems)
         print("  [%s] %.0f s" % (variant, time.time() - t0))
         sys.stdout.flush()
