@@ -1,6 +1,7 @@
 //! `perfguide bench parse` as a user runs it: every benchmark sample of the corpus, the runner's
 //! framed capture (plain and as perfguide's capture stamps it), the table, the errors, and a
-//! capture holding a boot and a benchmark session read by both `parse` and `bench parse`.
+//! capture holding a boot and a benchmark session read by both `parse` and `bench parse`; and
+//! `bench check` on real captures.
 
 use bench_parser::{detect, Better, TOOLS};
 use serde_json::Value;
@@ -552,4 +553,48 @@ fn a_capture_with_a_boot_and_a_bench_session_parses_as_both() {
     assert_eq!(b["components"]["kernel"], "6.1.0-57-cloud-arm64");
     // The benchmarks: `perfguide bench parse`, lines counted in the whole capture.
     expect_runner_capture(&path, 273);
+}
+
+fn check(args: &[&str], file: &Path) -> Output {
+    bin()
+        .args(["bench", "check"])
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_passes_a_real_qemu_session_with_its_benchmarks() {
+    // A real `perfguide-bench run` on the QEMU reference board, as perfguide captured it.
+    let file = root().join("bench-parser/tests/captures/qemu-arm64-bundled.txt");
+    let o = check(&["--expect", "stress-ng/cpu openssl"], &file);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("pass: 11 benchmark run(s), 49 figure(s), 0 skipped, 2/2 expected present"),
+        "{out}"
+    );
+    let j = check(&["--format", "json"], &file);
+    assert!(j.status.success(), "{}", stderr(&j));
+    let v: Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert_eq!(v["schema"], "perfguide/bench-check/v1");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["figures"], 49);
+}
+
+#[test]
+fn check_names_a_failed_run_and_an_absent_benchmark_with_their_lines() {
+    // The runner's own capture holds a whetstone that exits 3 (make-runner-capture.sh).
+    let o = check(&["--expect", "iperf3/tcp-tx"], &runner_capture());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("runner-two-sessions.txt:13: whetstone/whetstone: failed, exit status 3"),
+        "{e}"
+    );
+    assert!(e.contains("iperf3/tcp-tx: expected, but"), "{e}");
+    let missing = check(&[], Path::new("/nonexistent/capture.log"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("/nonexistent/capture.log"));
 }

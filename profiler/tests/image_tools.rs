@@ -98,3 +98,20 @@ fn errors_are_said_once_with_the_shared_exit_codes() {
     assert_eq!(e.matches("TOML parse error").count(), 1, "{e}");
     assert!(e.contains("bad.toml") && e.contains("line 2"), "{e}");
 }
+
+#[test]
+fn argv_without_a_built_image_names_the_build_command() {
+    let cache = std::env::temp_dir().join(format!("perfguide-argv-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_perfguide"))
+        .args(["image", "argv", "--board", "qemu-arm64", "--cache"])
+        .arg(&cache)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("perfguide image build --board qemu-arm64"),
+        "{e}"
+    );
+    assert!(out.stdout.is_empty());
+}
