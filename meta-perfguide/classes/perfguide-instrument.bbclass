@@ -12,8 +12,10 @@
 #
 # Used by perfguide-image. The task only runs when PERFGUIDE_INSTRUMENT is
 # "1", or "auto" (the default) and the build opted in with the perfguide
-# override (DISTROOVERRIDES:append = ":perfguide-instrument") and its Rust toolchain can
-# build perfguide-native. Otherwise the task is a no-op without dependencies.
+# override (DISTROOVERRIDES:append = ":perfguide-instrument"), the build names
+# perfguide's source (PERFGUIDE_SRC_URI, see the perfguide recipe) and its Rust
+# toolchain can build perfguide-native. Otherwise the task is a no-op without
+# dependencies.
 
 PERFGUIDE_INSTRUMENT ??= "auto"
 # Same minimum as the perfguide recipe (see the comment there).
@@ -27,6 +29,8 @@ PERFGUIDE_REPORT_BASENAME ??= "${IMAGE_NAME}.perfguide-boot-images"
 PERFGUIDE_REPORT_LINK ??= "${IMAGE_LINK_NAME}.perfguide-boot-images"
 
 def perfguide_instrument_enabled(d):
+    # Said once, when the build parses; not again in each task's worker.
+    warn = bb.warn if d.getVar('BB_WORKERCONTEXT') != '1' else (lambda msg: None)
     setting = (d.getVar('PERFGUIDE_INSTRUMENT') or 'auto').strip()
     if setting in ('0', 'no', 'false', ''):
         return False
@@ -37,9 +41,15 @@ def perfguide_instrument_enabled(d):
     if setting == 'auto':
         if 'perfguide-instrument' not in overrides:
             return False
+        if not (d.getVar('PERFGUIDE_SRC_URI') or '').strip():
+            warn("perfguide-instrument: no boot image report for %s: PERFGUIDE_SRC_URI is not set, "
+                    "so perfguide-native is not built (set it to the perfguide repository, "
+                    "meta-perfguide/README; or PERFGUIDE_INSTRUMENT = \"0\" to silence this)"
+                    % d.getVar('PN'))
+            return False
         rust = (d.getVar('RUSTVERSION') or '').rstrip('%').strip()
         if rust and bb.utils.vercmp_string_op(rust, d.getVar('PERFGUIDE_MIN_RUST'), '<'):
-            bb.warn("perfguide-instrument: no boot image report for %s: perfguide-native needs Rust >= %s, "
+            warn("perfguide-instrument: no boot image report for %s: perfguide-native needs Rust >= %s, "
                     "RUSTVERSION is %s (set PERFGUIDE_INSTRUMENT = \"0\" to silence this)"
                     % (d.getVar('PN'), d.getVar('PERFGUIDE_MIN_RUST'), rust))
             return False
