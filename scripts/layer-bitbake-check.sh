@@ -20,7 +20,7 @@
 #   off  the same without that line
 #
 # In each: `bitbake -n perfguide-image` (dry run; in "on" also `-c testimage`,
-# which must build perfguide-native, and `-c populate_sdk`, which must build
+# which must build perfguide-native, and `-c populate_sdk`, which must package
 # nativesdk-perfguide) and `bitbake -e` of the global
 # configuration, virtual/kernel, virtual/bootloader, perfguide-image and,
 # where the machine has them, mc:k3r5:virtual/bootloader (TI K3's R5 SPL),
@@ -641,14 +641,16 @@ def run_machine(machine):
             if variant == "on":
                 # The image's testimage (the layer's case needs perfguide-native) and SDK
                 # (nativesdk-perfguide in it) resolve.
-                for task, recipe in (("testimage", "perfguide-native"),
-                                     ("populate_sdk", "nativesdk-perfguide")):
+                # testimage needs perfguide-native in the sysroot; the SDK installs
+                # nativesdk-perfguide's package.
+                for task, recipe, made_by in (("testimage", "perfguide-native", "do_populate_sysroot"),
+                                              ("populate_sdk", "nativesdk-perfguide", "do_package_write_")):
                     log = os.path.join(logdir, "dry-run-%s.log" % task)
                     rc = bitbake(builddir, "-n perfguide-image -c %s" % task, log)
                     text = open(log, errors="replace").read()
                     variant_of = "native" if recipe == "perfguide-native" else "nativesdk"
-                    has = re.search(r"virtual:%s:\S*/perfguide_git\.bb:do_populate_sysroot"
-                                    % variant_of, text) is not None
+                    has = re.search(r"virtual:%s:\S*/perfguide_git\.bb:%s"
+                                    % (variant_of, made_by), text) is not None
                     tasks = [l for l in text.splitlines() if l.startswith(("NOTE: Tasks Summary", "Summary:"))]
                     ok = rc == 0 and has
                     results.append(("bitbake -n perfguide-image -c %s: %s built" % (task, recipe),
