@@ -47,6 +47,8 @@
 #   -u USER   when started as root: the user bitbake runs as (it refuses
 #             root); created when missing (default: builder)
 #   -n        no `bitbake -n` dry runs
+#   -s        only `bitbake -n perfguide-image`: no testimage / populate_sdk dry
+#             runs (each is minutes more per machine)
 #   -r        report only: no bitbake run, the summary and checks of the logs
 #             a previous run left in WORK/logs (or WORK/logs-quick with -q)
 #   -q        quick: no full parse (so no dry run); the dumps come from
@@ -86,13 +88,15 @@ RUN_USER=${PERFGUIDE_CHECK_USER:-builder}
 DRY_RUN=${PERFGUIDE_CHECK_DRY_RUN:-1}
 QUICK=${PERFGUIDE_CHECK_QUICK:-0}
 REPORT_ONLY=${PERFGUIDE_CHECK_REPORT_ONLY:-0}
-while getopts "w:m:V:u:nqrh" opt; do
+TASK_DRY=${PERFGUIDE_CHECK_TASK_DRY:-1}
+while getopts "w:m:V:u:nsqrh" opt; do
 	case $opt in
 	w) WORK=$OPTARG ;;
 	m) MACHINES=$OPTARG ;;
 	V) VARIANTS=$OPTARG ;;
 	u) RUN_USER=$OPTARG ;;
 	n) DRY_RUN=0 ;;
+	s) TASK_DRY=0 ;;
 	q) QUICK=1 ;;
 	r) REPORT_ONLY=1 ;;
 	h)
@@ -160,11 +164,13 @@ if [ "$(id -u)" = 0 ]; then
 		PERFGUIDE_CHECK_WORK="$WORK" PERFGUIDE_CHECK_MACHINES="$MACHINES" \
 		PERFGUIDE_CHECK_VARIANTS="$VARIANTS" PERFGUIDE_CHECK_DRY_RUN="$DRY_RUN" \
 		PERFGUIDE_CHECK_QUICK="$QUICK" PERFGUIDE_CHECK_REPORT_ONLY="$REPORT_ONLY" \
+		PERFGUIDE_CHECK_TASK_DRY="$TASK_DRY" \
 		PERFGUIDE_CHECK_EXTRA_CONF="${PERFGUIDE_CHECK_EXTRA_CONF:-}" \
 		bash "$SELF" "$LAYERS"
 fi
 
 export LANG=${LANG:-en_US.UTF-8} LC_ALL=${LC_ALL:-en_US.UTF-8}
+export PERFGUIDE_CHECK_TASK_DRY=$TASK_DRY
 # git refuses repositories of another owner (the layers, this repository):
 # bitbake only reads their revisions.
 git config --global --get-all safe.directory 2>/dev/null | grep -qx '\*' ||
@@ -638,7 +644,7 @@ def run_machine(machine):
             results.append(("bitbake -n perfguide-image", "ok" if rc == 0 else "FAILED (exit %d, %s)" % (rc, log)))
             for l in summary:
                 results.append(("  " + l, "ok" if rc == 0 else "FAILED"))
-            if variant == "on":
+            if variant == "on" and os.environ.get("PERFGUIDE_CHECK_TASK_DRY", "1") == "1":
                 # The image's testimage (the layer's case needs perfguide-native) and SDK
                 # (nativesdk-perfguide in it) resolve.
                 # testimage needs perfguide-native in the sysroot; the SDK installs
