@@ -1,6 +1,6 @@
 //! `perfguide compare` on real QEMU boot loops: a U-Boot that sleeps 200 ms more before booting
 //! (the image variant `data/qemu-arm64-uboot-delay.toml`: `CONFIG_PREBOOT="sleep 0.2"`) is
-//! found slower in the U-Boot stage with p < 0.05 and a shift interval holding the change that
+//! found slower in the U-Boot stage with p < 0.05 and a shift estimate on the change that
 //! U-Boot's own bootstage timer saw (the sleep, at least 200 ms), its kernel and user space
 //! unchanged; two runs of the same image show no significant change. 30 boots; the variant's image is built once
 //! and cached by content.
@@ -156,8 +156,18 @@ fn compare_finds_a_200_ms_uboot_delay_and_no_change_between_runs_of_one_image() 
     // The change as U-Boot's own timer saw it, from `main_loop` to `usb_start`, the span the
     // preboot command runs in (not to `bootm_start`: that span holds the disk loads too, which
     // vary by tens of ms with this host's speed). Every delayed cycle's span holds the whole
-    // sleep; no base cycle's holds anything like it. The host-timed stage's interval must
-    // hold the change: median of the delayed spans less median of the base's.
+    // sleep; no base cycle's holds anything like it. The host-timed stage's shift estimate must
+    // land on the change: median of the delayed spans less median of the base's.
+    //
+    // Not "the 95% interval holds it": an interval at 95% misses the true shift one run in
+    // twenty by design, and this test did, on CI and here (estimate 178.2 ms, interval
+    // [166.3, 196.3], U-Boot's timer 199.9 ms). Its error is the noise of the rest of the U-Boot
+    // stage, not of the sleep: on 20 + 20 boots the host-timed stage followed U-Boot's own
+    // `start_kernel` mark within 1-2 ms (sd) per boot and the preboot span was 203.5 ± 0.7 ms,
+    // while reset to `main_loop` (device probing, the environment read from flash) spread by
+    // 18-24 ms sd, so the stage's sd was 16-34 ms over 10 boots (three runs, both sides) and
+    // 24-29 ms over 20. A 10-against-10 shift then has a standard error up to
+    // 35 ms × √(2/10) ≈ 16 ms, and 55 ms is 3.3 of them: the 0.1% level the other checks use. The estimates seen: 197.2, 192.1, 178.2 ms.
     let (d_spans, b_spans) = (preboot_spans_ms(&delay), preboot_spans_ms(&base));
     assert!(d_spans[0] >= 200.0, "delayed preboot spans {d_spans:?} ms");
     assert!(
@@ -166,10 +176,19 @@ fn compare_finds_a_200_ms_uboot_delay_and_no_change_between_runs_of_one_image() 
     );
     let target = median(&d_spans) - median(&b_spans);
     let s = &u["shift"];
-    let (low, high) = (s["low"].as_f64().unwrap(), s["high"].as_f64().unwrap());
+    let (est, low, high) = (
+        s["estimate"].as_f64().unwrap(),
+        s["low"].as_f64().unwrap(),
+        s["high"].as_f64().unwrap(),
+    );
     assert!(
-        low <= target && target <= high,
-        "95% interval [{low}, {high}] ms holds the {target:.1} ms U-Boot's timer saw"
+        low <= est && est <= high,
+        "estimate outside its interval: {u}"
+    );
+    assert!(
+        (est - target).abs() <= 55.0,
+        "host-timed shift {est:.1} ms (95% [{low}, {high}]) is not the {target:.1} ms \
+         U-Boot's timer saw (bound 55 ms)"
     );
     // Nothing else moves: the kernel's and user space's stages are not found changed at the
     // 0.1% level (Holm within the stages, as compare corrects; stricter than compare's 5%,
