@@ -567,6 +567,23 @@ for s in top_syms:
 mk_top = open(os.path.join(br, "external.mk")).read()
 if "$(%s)/package/*/*.mk" % path_var not in mk_top:
     bad.append("external.mk does not include package/*/*.mk")
+# perfguide.mk: what the packages share (the repository's site, version,
+# method), included before them; its variables in the tree's namespace
+shared_mk = "perfguide.mk"
+if not re.search(r"^include \$\(%s\)/%s$" % (path_var, re.escape(shared_mk)), mk_top, re.M) or \
+        mk_top.index(shared_mk) > mk_top.index("package/*/*.mk"):
+    bad.append("external.mk does not include %s before the packages" % shared_mk)
+shared = open(os.path.join(br, shared_mk)).read()
+for var in re.findall(r"^([A-Z0-9_]+)\s*[:+?]?=", shared, re.M):
+    if not var.startswith(name + "_") or var.startswith(name + "_PACKAGE"):
+        bad.append("%s: variable %s outside %s_*" % (shared_mk, var, name))
+shared_vars = dict(re.findall(r"^(%s_\w+)\s*=\s*(.+)$" % name, shared, re.M))
+def resolve(value, seen=()):
+    """value with $(VAR) of perfguide.mk replaced by their (first) definitions"""
+    return re.sub(r"\$\((%s_\w+)\)" % name,
+                  lambda m: resolve(shared_vars[m.group(1)], seen + (m.group(1),))
+                  if m.group(1) in shared_vars and m.group(1) not in seen else m.group(0),
+                  value)
 
 symbols = set()
 pkgdir = os.path.join(br, "package")
@@ -613,11 +630,17 @@ for pkg in sorted(os.listdir(pkgdir)):
     # the SITE does not depend on where the tree sits: it is an option's
     # value, and an empty one stops the build with an error naming it
     for site in re.findall(r"^%s_SITE\s*=\s*(.+)$" % upper, mtext, re.M):
+        site = resolve(site)
         if "$(%s)" % path_var in site:
             bad.append("%s.mk: SITE %s depends on where the tree sits" % (pkg, site.strip()))
+        if not re.findall(r"BR2_\w+", site):
+            bad.append("%s.mk: SITE %s is not an option's value" % (pkg, site.strip()))
         for opt in re.findall(r"BR2_\w+", site):
-            if not re.search(r"^\$\(error .*\b%s\b" % opt, mtext, re.M):
+            if not re.search(r"^\$\(error .*\b%s\b" % opt, mtext + shared, re.M):
                 bad.append("%s.mk: no $(error ...) naming %s when it is empty" % (pkg, opt))
+        # the shared error applies to this package
+        if "$(%s_SITE)" % name in mtext and main not in shared:
+            bad.append("%s: the empty-site error does not cover %s" % (shared_mk, main))
     # the files it takes from the perfguide repository ($(@D)/... and
     # LICENSE_FILES, with the .mk's own plain variables expanded) exist there
     plain = dict(re.findall(r"^(%s_\w+)\s*=\s*([^$\s]+)\s*$" % upper, mtext, re.M))
@@ -628,6 +651,11 @@ for pkg in sorted(os.listdir(pkgdir)):
     for f in sorted(set(f for u in used for f in expand(u).split())):
         if f.startswith("meta-perfguide/") and not os.path.exists(os.path.join(repo, f)):
             bad.append("%s.mk: %s is not in the repository" % (pkg, f))
+
+for s in sorted(set(re.findall(r"BR2_PACKAGE_\w+", shared)) - symbols):
+    bad.append("%s uses %s, not defined by a package's Config.in" % (shared_mk, s))
+for s in sorted(set(re.findall(r"BR2_%s_\w+" % name, shared)) - set(top_syms)):
+    bad.append("%s uses %s, not defined in the top Config.in" % (shared_mk, s))
 
 # defconfigs (`make NAME_defconfig` lists only those): our symbols exist, files they name exist
 for frag in sorted(os.listdir(os.path.join(br, "configs"))):
