@@ -7,6 +7,39 @@ use crate::profile::Board;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The board whose reference image `image build` builds and `image argv` boots: a profile id
+/// or a profile file, and the cache the image is in.
+#[derive(clap::Args, Debug)]
+pub struct ImageArgs {
+    /// Board profile id (must have an `[image]` section).
+    #[arg(long, default_value = "qemu-arm64")]
+    board: String,
+    /// A board profile file instead (TOML, same keys as images/boards/*.toml, with an
+    /// `[image]` section): an image variant, built into the cache under the profile's
+    /// `name` and booted with `perfguide boot-loop --board-file` of the same file.
+    #[arg(long, value_name = "PATH", conflicts_with = "board")]
+    board_file: Option<PathBuf>,
+    /// Cache directory [default: $PERFGUIDE_CACHE, else $XDG_CACHE_HOME/perfguide, else
+    /// ~/.cache/perfguide].
+    #[arg(long)]
+    cache: Option<PathBuf>,
+}
+
+impl ImageArgs {
+    /// The board's profile, read from the file or the built-in profiles.
+    fn board(&self) -> anyhow::Result<Board> {
+        Ok(match &self.board_file {
+            Some(p) => Board::from_file(p)?,
+            None => Board::builtin(&self.board)?,
+        })
+    }
+
+    /// The cache directory.
+    fn cache(&self) -> PathBuf {
+        self.cache.clone().unwrap_or_else(image::cache::cache_dir)
+    }
+}
+
 /// Image subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum ImageCommand {
@@ -14,18 +47,8 @@ pub enum ImageCommand {
     /// bootstage), kernel, busybox root file system with benchmarks, partitioned disk.
     /// Needs the host packages that `scripts/setup-host.sh` installs.
     Build {
-        /// Board profile id (must have an `[image]` section).
-        #[arg(long, default_value = "qemu-arm64")]
-        board: String,
-        /// A board profile file instead (TOML, same keys as images/boards/*.toml, with an
-        /// `[image]` section): an image variant, built into the cache under the profile's
-        /// `name` and booted with `perfguide boot-loop --board-file` of the same file.
-        #[arg(long, value_name = "PATH", conflicts_with = "board")]
-        board_file: Option<PathBuf>,
-        /// Cache directory [default: $PERFGUIDE_CACHE, else $XDG_CACHE_HOME/perfguide, else
-        /// ~/.cache/perfguide].
-        #[arg(long)]
-        cache: Option<PathBuf>,
+        #[command(flatten)]
+        image: ImageArgs,
         /// Rebuild everything even when the cache has this image.
         #[arg(long)]
         force: bool,
@@ -87,16 +110,8 @@ pub enum ImageCommand {
     /// Example:
     ///   perfguide image argv --board qemu-arm64 | jq -r '.[]'
     Argv {
-        /// Board profile id (a QEMU board with an `[image]` section).
-        #[arg(long, default_value = "qemu-arm64")]
-        board: String,
-        /// A board profile file instead (the one the image was built with).
-        #[arg(long, value_name = "PATH", conflicts_with = "board")]
-        board_file: Option<PathBuf>,
-        /// Cache directory [default: $PERFGUIDE_CACHE, else $XDG_CACHE_HOME/perfguide, else
-        /// ~/.cache/perfguide].
-        #[arg(long)]
-        cache: Option<PathBuf>,
+        #[command(flatten)]
+        image: ImageArgs,
         /// The boot's console: `quiet` takes the quiet U-Boot environment flash.
         #[arg(long, value_parser = ["loud", "quiet"], default_value = "loud")]
         console: String,
@@ -112,18 +127,9 @@ pub enum ImageCommand {
 pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
     match a {
         ImageCommand::Tools(cmd) => Ok(sbl_instrument::cli::run(cmd)?),
-        ImageCommand::Argv {
-            board,
-            board_file,
-            cache,
-            console,
-        } => {
-            let b = match &board_file {
-                Some(p) => Board::from_file(p)?,
-                None => Board::builtin(&board)?,
-            };
-            let cache = cache.unwrap_or_else(image::cache::cache_dir);
-            let built = image::built_image(b.name(), board_file.as_deref(), &cache)?;
+        ImageCommand::Argv { image: a, console } => {
+            let b = a.board()?;
+            let built = image::built_image(b.name(), a.board_file.as_deref(), &a.cache())?;
             let mut files = built.roles();
             if console == "quiet" {
                 files.insert(image::UBOOT_ENV.to_string(), built.env_quiet.clone());
@@ -167,22 +173,18 @@ pub fn run(a: ImageCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         ImageCommand::Build {
-            board,
-            board_file,
-            cache,
+            image: a,
             force,
             jobs,
             json,
         } => {
-            let mut opts = BuildOptions::new(&board);
-            if let Some(p) = board_file {
-                let b = Board::from_file(&p)?;
+            let mut opts = BuildOptions::new(&a.board);
+            if a.board_file.is_some() {
+                let b = a.board()?;
                 opts = BuildOptions::new(b.name());
                 opts.profile = Some(b);
             }
-            if let Some(c) = cache {
-                opts.cache = c;
-            }
+            opts.cache = a.cache();
             if let Some(j) = jobs {
                 opts.jobs = j.max(1);
             }
