@@ -207,6 +207,8 @@ def emit(f, d):
         except Exception as e:
             f.write("# %s: expansion failed: %s\n" % (k, str(e).splitlines()[0] if str(e) else type(e).__name__))
             continue
+        if k == "_task_deps" and isinstance(v, dict):
+            v = repr(v)  # as bitbake -e writes it
         if v is None or not isinstance(v, str):
             continue
         v = v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " \\\n")
@@ -267,6 +269,8 @@ with bb.tinfoil.Tinfoil(tracking=False) as t:
         targets.append(("k3r5-bootloader", "mc:k3r5:virtual/bootloader", boot, "mc:k3r5:"))
     if "k3" in overrides and "meta-ti-bsp" in colls:
         targets.append(("uenv", "perfguide-uenv", "perfguide-uenv", ""))
+    if "k3" in overrides and "meta-arago-distro" in colls:
+        targets.append(("tisdk-uenv", "tisdk-uenv", "tisdk-uenv", ""))
     if "meta-arm" in colls and "k3" in overrides:
         targets += [("tfa", "trusted-firmware-a", "trusted-firmware-a", ""), ("optee", "optee-os", "optee-os", "")]
     if "raspberrypi" in colls and "rpi" in overrides:
@@ -295,7 +299,7 @@ with bb.tinfoil.Tinfoil(tracking=False) as t:
 PYEOF
 
 exec "$PY" - "$REPO" "$LAYERS" "$WORK" "$MACHINES" "$VARIANTS" "$DRY_RUN" "$QUICK" <<'PYEOF'
-import os, re, subprocess, sys, time
+import ast, os, re, subprocess, sys, time
 import yaml
 
 repo, layers_dir, work, machines_arg, variants_arg, dry_run, quick = sys.argv[1:8]
@@ -476,6 +480,7 @@ def summarize(machine, variant, logdir, targets, results, problems):
         out.append("  [%s] %s: %s" % (variant, label, rc))
     carriers = []
     kernel_fragment = False
+    uenv_boot_file, uenv_args = None, {}
     for key, target, recipe in targets:
         path = os.path.join(logdir, key + ".env")
         v, f = read_env(path)
@@ -518,11 +523,25 @@ def summarize(machine, variant, logdir, targets, results, problems):
                 carriers.append(("runqemu -append (QB_KERNEL_CMDLINE_APPEND)", v["QB_KERNEL_CMDLINE_APPEND"]))
             if "TI_WKS_BOOTLOADER_APPEND" in v and "sdimage-2part-efi" in v.get("WKS_FILE", ""):
                 carriers.append(("grub.cfg of the EFI boot partition (bootloader --append)", v["TI_WKS_BOOTLOADER_APPEND"]))
+            # which recipes' deploy the image's wic takes: one uEnv.txt, one recipe
+            try:
+                wic_deps = ast.literal_eval(v.get("_task_deps", "{}")).get("depends", {}).get("do_image_wic", "").split()
+            except (ValueError, SyntaxError):
+                wic_deps = []
+            uenv_from = [r for r in ("perfguide-uenv", "tisdk-uenv") if r + ":do_deploy" in wic_deps]
+            out.append("  [%s] %s do_image_wic takes uEnv.txt from: %s" % (variant, name, " ".join(uenv_from) or "(none)"))
+            if len(uenv_from) > 1:
+                problems.append("%s %s: uEnv.txt deployed by %s: sstate stops the second "
+                                "(\"trying to install files into a shared area\")" % (machine, variant, " and ".join(uenv_from)))
             if "uEnv.txt" in v.get("IMAGE_BOOT_FILES", "").split():
-                carriers.append(("uEnv.txt in IMAGE_BOOT_FILES", args))
-        if key == "uenv":
-            out.append("  [%s] %s do_compile: %s" % (variant, name,
-                       " ".join((f.get("do_compile") or "").split())))
+                uenv_boot_file = uenv_from
+        if key in ("uenv", "tisdk-uenv"):
+            fn_name = "do_compile" if key == "uenv" else "do_deploy"
+            body = " ".join((f.get(fn_name) or "").split())
+            out.append("  [%s] %s %s: %s" % (variant, name, fn_name, body))
+            sed = re.search(r"s\|@PERFGUIDE_KERNEL_ARGS@\|([^|]*)\|g", body)
+            if sed and "file://uEnv.txt.in" in (v.get("SRC_URI") or "").split():
+                uenv_args[pn] = sed.group(1)
         if key == "rpi-cmdline":
             out.append("  [%s] %s CMDLINE=%s" % (variant, name, " ".join(v.get("CMDLINE", "").split())))
             carriers.append(("cmdline.txt (rpi-cmdline CMDLINE)", v.get("CMDLINE", "")))
@@ -552,6 +571,9 @@ def summarize(machine, variant, logdir, targets, results, problems):
                     and not re.match(r'^(?:export )?[^=\s]*:perfguide-instrument[^=\s]*=', l)]
             if hits:
                 problems.append("%s off: %s names perfguide: %s" % (machine, name, hits[0][:200]))
+    if uenv_boot_file is not None:
+        for r in uenv_boot_file or ["(no recipe of the image's do_image_wic)"]:
+            carriers.append(("uEnv.txt in IMAGE_BOOT_FILES, from %s" % r, uenv_args.get(r, "")))
     reach = [c for c in carriers if args and all(a in c[1].split() for a in args.split())]
     for where, val in carriers:
         out.append("  [%s] kernel arguments via %s: %s" % (variant, where,
@@ -627,6 +649,8 @@ def run_machine(machine):
             targets.append(("k3r5-bootloader", "mc:k3r5:virtual/bootloader", "virtual/bootloader"))
         if "k3" in overrides and "meta-ti-bsp" in colls:
             targets.append(("uenv", "perfguide-uenv", "perfguide-uenv"))
+        if "k3" in overrides and "meta-arago-distro" in colls:
+            targets.append(("tisdk-uenv", "tisdk-uenv", "tisdk-uenv"))
         if "meta-arm" in colls and "k3" in overrides:
             targets.append(("tfa", "trusted-firmware-a", "trusted-firmware-a"))
             targets.append(("optee", "optee-os", "optee-os"))
