@@ -102,50 +102,7 @@ pub enum BoardError {
     Unknown(String),
 }
 
-/// Built-in profiles: `(name, TOML text)`, from `images/boards/`.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("generic", include_str!("../../images/boards/generic.toml")),
-    (
-        "qemu-arm64",
-        include_str!("../../images/boards/qemu-arm64.toml"),
-    ),
-    (
-        "j721e-evm",
-        include_str!("../../images/boards/j721e-evm.toml"),
-    ),
-    (
-        "j7200-evm",
-        include_str!("../../images/boards/j7200-evm.toml"),
-    ),
-    (
-        "j784s4-evm",
-        include_str!("../../images/boards/j784s4-evm.toml"),
-    ),
-    (
-        "am62xx-evm",
-        include_str!("../../images/boards/am62xx-evm.toml"),
-    ),
-    (
-        "am62dxx-evm",
-        include_str!("../../images/boards/am62dxx-evm.toml"),
-    ),
-    (
-        "am64xx-evm",
-        include_str!("../../images/boards/am64xx-evm.toml"),
-    ),
-    (
-        "am335x-evm",
-        include_str!("../../images/boards/am335x-evm.toml"),
-    ),
-    (
-        "beaglebone",
-        include_str!("../../images/boards/beaglebone.toml"),
-    ),
-    (
-        "raspberrypi4",
-        include_str!("../../images/boards/raspberrypi4.toml"),
-    ),
-];
+include!(concat!(env!("OUT_DIR"), "/builtin_boards.rs"));
 
 impl BoardProfile {
     /// Parses a profile from TOML text; `name` is used in error messages (a path or an id).
@@ -203,6 +160,29 @@ mod tests {
             let mut sorted = p.stages.clone();
             sorted.sort();
             assert_eq!(sorted, p.stages, "{name}: stages are not in boot order");
+        }
+    }
+
+    #[test]
+    fn the_built_in_set_is_the_boards_folder() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../images/boards");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut built: Vec<String> = BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(built[0], "generic", "generic comes first");
+        built.sort();
+        assert_eq!(built, files);
+        for (name, text) in BUILTIN {
+            let on_disk = std::fs::read_to_string(format!("{dir}/{name}.toml")).unwrap();
+            assert_eq!(
+                *text, on_disk,
+                "{name}: built-in text differs from the file"
+            );
         }
     }
 
