@@ -324,27 +324,6 @@ pub(crate) fn now_rfc3339() -> String {
         .to_string()
 }
 
-/// Writes the guide of run directories `dirs` (every format) into `out`, and prints the
-/// console's cost (measured, and projected from the bytes) when a run has quiet cycles. A run
-/// with quiet cycles ends with it, as does a boot loop on several places.
-pub(crate) fn write_guide(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
-    use crate::report::{guide, tables};
-    let runs = super::report::load_runs(dirs, false)?;
-    let r = guide::build(&runs, Some(guide::TOP));
-    let formats = super::report::Format::ALL;
-    super::report::write_formats(&r, &formats, out)?;
-    let written: Vec<&str> = formats.iter().map(|f| f.file_name()).collect();
-    if let Some(s) = r.sections.iter().find(|s| s.id == "console_cost") {
-        let t = tables::section(&r, s);
-        println!("== {}", t.title);
-        for row in &t.rows {
-            println!("{:<24} {}", row[0], row.get(1).map_or("", String::as_str));
-        }
-    }
-    println!("guide: {} in {}", written.join(", "), out.display());
-    Ok(())
-}
-
 /// Runs the subcommand.
 pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -569,7 +548,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
 
     write_loop_summary(&mut std::io::stdout().lock(), run.records())?;
     if opts.console != ConsoleMode::Loud {
-        write_guide(&[run.path().to_path_buf()], run.path())?;
+        super::guide::write_guide(&[run.path().to_path_buf()], run.path())?;
     }
     println!("run: {}", run.path().display());
     drop(target);

@@ -7,6 +7,7 @@ pub mod bench_parse;
 pub mod boards;
 pub mod bootloop;
 pub mod compare;
+pub mod guide;
 pub mod image;
 pub mod lava;
 pub mod parse;

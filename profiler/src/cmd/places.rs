@@ -163,7 +163,7 @@ pub fn run(places: &[String], out: Option<&Path>, resume: bool) -> anyhow::Resul
     }
     if !reported.is_empty() {
         reported.sort();
-        super::bootloop::write_guide(&reported, &out)?;
+        super::guide::write_guide(&reported, &out)?;
     }
     let worst = [2, 130, 1]
         .into_iter()

@@ -3,7 +3,7 @@
 
 use super::reference::Check;
 use super::verdict::{Comparison, Line, Verdict};
-use crate::report::html::esc;
+use crate::report::escape::esc;
 use crate::report::model::{decimals, ti};
 use crate::table::md;
 use std::fmt::Write as _;

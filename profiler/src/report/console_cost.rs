@@ -6,8 +6,8 @@
 //! each loud cycle's console bytes of the stage on the wire at the board's baud (an
 //! estimate: as if printing held the boot up for all of it).
 
-use super::guide::wire_ms;
 use super::model::{Better, Row, Section};
+use super::wire::wire_ms;
 use crate::bootloop::run::{CycleConsole, CycleRecord, CycleStatus};
 use bootlog_parser::model::StageId;
 use bootlog_parser::stats::total_s;

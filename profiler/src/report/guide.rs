@@ -6,17 +6,13 @@ use super::console_cost;
 use super::load::RunData;
 use super::model::{Better, Report, Row, RunInfo, Section, Waterfall, REPORT_SCHEMA};
 use super::waterfall;
+use super::wire::{wire_ms, NOMINAL_BAUD};
 use crate::bootloop::run::{CycleConsole, CycleRecord, CycleStatus};
 use crate::profile::{Board, ConsoleConfig};
 use bootlog_parser::model::{Boot, Clock, StageId};
 use bootlog_parser::spl_breakdown::{self, SplStep};
 use bootlog_parser::stats::total_s;
 use std::collections::{BTreeMap, HashMap};
-
-/// Initcalls and systemd units shown: the slowest this many.
-pub const TOP: usize = 15;
-/// Baud rate a virtual console's cost is computed at: a serial console's default.
-pub const NOMINAL_BAUD: u32 = crate::profile::DEFAULT_BAUD;
 
 /// Rows being filled run by run, in the order their names first appear.
 struct Columns {
@@ -74,11 +70,6 @@ fn baud_of(profile: Option<&Board>) -> (u32, bool) {
         Some(ConsoleConfig::Serial { baud, .. }) => (*baud, false),
         _ => (NOMINAL_BAUD, true),
     }
-}
-
-/// Time on the wire of `bytes` at `baud`, 8N1 (10 bits a byte), ms.
-pub fn wire_ms(bytes: f64, baud: u32) -> f64 {
-    bytes * 10.0 / f64::from(baud) * 1e3
 }
 
 /// The guide of `runs`, one column each; initcalls and systemd units cut to the slowest

@@ -1,29 +1,13 @@
 //! The guide as one self-contained HTML page (`report.html`): the tables and the pictures of
 //! [`svg`] (inline SVG), inline CSS, no script, no external resource, so it reads the same with
 //! JavaScript off and offline. Every string that came from a log, a manifest or a file goes
-//! through [`esc`].
+//! through [`esc`](super::escape::esc).
 
+use super::escape::esc;
 use super::model::Report;
 use super::svg;
 use super::tables::{self, title, Table};
 use std::fmt::Write as _;
-
-/// Escapes text for HTML element content and double-quoted attribute values.
-pub fn esc(t: &str) -> String {
-    let mut o = String::with_capacity(t.len());
-    for c in t.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => o.push('\u{fffd}'),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0 auto;padding:1.5em 2em 3em;max-width:74em;color:#222;line-height:1.4}\
 h1{font-size:1.6em;margin:.3em 0 .8em}\

@@ -9,6 +9,8 @@
 
 pub mod console_cost;
 pub mod csv;
+pub mod escape;
+pub mod format;
 pub mod guide;
 pub mod html;
 pub mod load;
@@ -18,6 +20,7 @@ pub mod rst;
 pub mod svg;
 pub mod tables;
 pub mod waterfall;
+pub mod wire;
 
 use crate::bootloop::run::RunError;
 use std::path::PathBuf;
@@ -52,6 +55,9 @@ pub enum ReportError {
         /// What is missing or damaged.
         what: String,
     },
+    /// A format could not be rendered (`report.json`'s serialisation).
+    #[error("cannot render the report: {0}")]
+    Render(#[from] serde_json::Error),
     /// The path is not a directory.
     #[error("{0}: not a run directory (give the directory `perfguide boot-loop --out` wrote)")]
     NotARun(PathBuf),

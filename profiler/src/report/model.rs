@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 /// Schema id of `report.json`.
 pub const REPORT_SCHEMA: &str = "perfguide/report/v1";
 
+/// Initcalls and systemd units shown: the slowest this many.
+pub const TOP: usize = 15;
+
 /// Which direction of a figure is an improvement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -6,7 +6,7 @@
 //! SVG presentation attributes. Coordinates are printed with one decimal and figures with the
 //! decimals of [`decimals`], so the same report gives the same bytes.
 
-use super::html::esc;
+use super::escape::esc;
 use super::model::{decimals, Bar, Better, Report, Row, Section, Waterfall};
 use bootlog_parser::stats::Summary;
 use std::fmt::Write as _;

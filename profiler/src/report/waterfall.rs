@@ -7,8 +7,7 @@
 //! line ([`spl_breakdown::report_steps`] says how, and its error), and the A-core SPL's steps
 //! in U-Boot proper's report with U-Boot's other marks.
 
-use super::guide::TOP;
-use super::model::{Bar, Waterfall};
+use super::model::{Bar, Waterfall, TOP};
 use crate::bootloop::run::CycleRecord;
 use bootlog_parser::model::{Boot, Clock, StageId};
 use bootlog_parser::spl_breakdown;
