@@ -19,7 +19,7 @@
 pub mod bench;
 pub mod bootloop;
 pub mod capture;
-pub mod cmd;
+
 pub mod collect;
 pub mod compare;
 pub mod digest;

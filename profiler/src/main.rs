@@ -4,7 +4,7 @@
 //! reporting live here, the work in the library modules.
 
 use clap::{Parser, Subcommand};
-use perfguide::cmd;
+mod cmd;
 use std::process::ExitCode;
 
 /// Boot-time and performance profiler for embedded Linux boards.

@@ -4,17 +4,17 @@
 use super::bootloop::{
     hash_images, latency_timer, new_manifest, now_rfc3339, open_target, shell_path, BoardArgs,
 };
-use crate::bench::parse::{read, BenchInput, Kind};
-use crate::bench::table::BenchTable;
-use crate::bench::{self, serve, Item, Plan, State};
-use crate::bootloop::run::{
+use anyhow::{bail, Context};
+use perfguide::bench::parse::{read, BenchInput, Kind};
+use perfguide::bench::table::BenchTable;
+use perfguide::bench::{self, serve, Item, Plan, State};
+use perfguide::bootloop::run::{
     Resume, RunDir, RunManifest, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST, BENCH_SCHEMA,
 };
-use crate::bootloop::{run_cycle, CycleEnd, LoopOptions};
-use crate::capture::CaptureWriter;
-use crate::lab::Target;
-use crate::shell::Shell;
-use anyhow::{bail, Context};
+use perfguide::bootloop::{run_cycle, CycleEnd, LoopOptions};
+use perfguide::capture::CaptureWriter;
+use perfguide::lab::Target;
+use perfguide::shell::Shell;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -174,7 +174,7 @@ fn positive(name: &str, v: f64) -> anyhow::Result<Duration> {
 fn open_run(
     a: &BenchRunArgs,
     args: &[String],
-) -> anyhow::Result<(crate::profile::Board, RunDir, Target)> {
+) -> anyhow::Result<(perfguide::profile::Board, RunDir, Target)> {
     let existing: Option<RunManifest> = match &a.out {
         Some(out) if out.join("run.json").exists() => {
             let p = out.join("run.json");
@@ -226,7 +226,7 @@ fn open_run(
 /// Boots the board as the run's next cycle; `Ok(None)` when the boot failed (recorded).
 fn boot(
     a: &BenchRunArgs,
-    board: &crate::profile::Board,
+    board: &perfguide::profile::Board,
     run: &mut RunDir,
     target: &mut Target,
 ) -> anyhow::Result<Option<u32>> {

@@ -1,9 +1,9 @@
 //! `perfguide bench check`: a capture of `perfguide-bench run` judged whole (framing, exit
 //! statuses, figures, the expected benchmarks), exit 0 or 1; what an image's own test runs.
 
-use crate::bench::check::{check, Check};
-use crate::bench::parse::read_source;
 use anyhow::{Context, Result};
+use perfguide::bench::check::{check, Check};
+use perfguide::bench::parse::read_source;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -104,7 +104,7 @@ fn summary(source: &str, c: &Check) -> String {
         found = c.expected.len()
             - c.problems
                 .iter()
-                .filter(|p| p.kind == crate::bench::check::ProblemKind::Missing)
+                .filter(|p| p.kind == perfguide::bench::check::ProblemKind::Missing)
                 .count(),
         expected = c.expected.len(),
         problems = c.problems.len(),

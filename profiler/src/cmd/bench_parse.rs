@@ -2,11 +2,11 @@
 //! `perfguide/bench/v1` JSON lines or the table of `mean (min, max)` per metric out.
 
 use super::is_broken_pipe;
-use crate::bench::parse::{read, read_source};
-use crate::bench::table::BenchTable;
 use anyhow::Result;
 use bench_parser::{by_name, results::SUITES, Metric, TOOLS};
 use clap::builder::PossibleValuesParser;
+use perfguide::bench::parse::{read, read_source};
+use perfguide::bench::table::BenchTable;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;

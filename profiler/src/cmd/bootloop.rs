@@ -1,17 +1,17 @@
 //! `perfguide boot-loop`: power-cycle a board N times with host-timestamped console capture.
 
-use crate::bootloop::run::{
-    CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
-};
-use crate::bootloop::{run_loop, LoopEnd, LoopOptions};
-use crate::digest::sha256_file;
-use crate::lab::latency::LatencyTimer;
-use crate::lab::process::quote_argv;
-use crate::lab::Target;
-use crate::profile::{Board, ConsoleMode};
-use crate::table::write_loop_summary;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use perfguide::bootloop::run::{
+    CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
+};
+use perfguide::bootloop::{run_loop, LoopEnd, LoopOptions};
+use perfguide::digest::sha256_file;
+use perfguide::lab::latency::LatencyTimer;
+use perfguide::lab::process::quote_argv;
+use perfguide::lab::Target;
+use perfguide::profile::{Board, ConsoleMode};
+use perfguide::table::write_loop_summary;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -160,7 +160,7 @@ const DEFAULT_CYCLES: u32 = 5;
 const DEFAULT_TIMEOUT_S: f64 = 120.0;
 
 fn cache_dir(a: &BoardArgs) -> PathBuf {
-    a.cache.clone().unwrap_or_else(crate::image::cache_dir)
+    a.cache.clone().unwrap_or_else(perfguide::image::cache_dir)
 }
 
 /// Image files of a board: `--image` values over, for a QEMU board, the image that
@@ -179,13 +179,13 @@ pub(crate) fn image_files(
     }
     let mut files = BTreeMap::new();
     if qemu {
-        match crate::image::built_image(board, a.board_file.as_deref(), &cache_dir(a)) {
+        match perfguide::image::built_image(board, a.board_file.as_deref(), &cache_dir(a)) {
             Ok(img) => {
                 files = img.roles();
                 // An image built before the environment flash images has none.
                 if !(img.env_loud.exists() && img.env_quiet.exists()) {
-                    files.remove(crate::image::UBOOT_ENV);
-                    files.remove(crate::image::UBOOT_ENV_QUIET);
+                    files.remove(perfguide::image::UBOOT_ENV);
+                    files.remove(perfguide::image::UBOOT_ENV_QUIET);
                 }
             }
             // Both boot files given by hand: no built image needed.

@@ -1,11 +1,11 @@
 //! `perfguide compare`: is the candidate faster or slower than the base, beyond the noise? Or,
 //! with `--reference`, does a run stay within its reference limits?
 
-use crate::compare::reference::Reference;
-use crate::compare::render;
-use crate::compare::side::{self, Side};
-use crate::compare::verdict::compare;
 use anyhow::{bail, Context, Result};
+use perfguide::compare::reference::Reference;
+use perfguide::compare::render;
+use perfguide::compare::side::{self, Side};
+use perfguide::compare::verdict::compare;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -1,11 +1,11 @@
 //! Reading run directories and writing their guide, for the commands that end with one
 //! (`report`, `boot-loop`, the labgrid places).
 
-use crate::report::format::{write_formats, Format};
-use crate::report::load::RunData;
-use crate::report::model::TOP;
-use crate::report::{guide, tables};
 use anyhow::Result;
+use perfguide::report::format::{write_formats, Format};
+use perfguide::report::load::RunData;
+use perfguide::report::model::TOP;
+use perfguide::report::{guide, tables};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -1,9 +1,9 @@
 //! `perfguide image ...`: build the reference image of a board (QEMU `qemu-arm64`), build a
 //! board's instrumented boot loaders, inspect boot images.
 
-use crate::image::bootloader::{self, UbootOptions, UbootOutcome};
-use crate::image::{self, BuildOptions};
-use crate::profile::Board;
+use perfguide::image::bootloader::{self, UbootOptions, UbootOutcome};
+use perfguide::image::{self, BuildOptions};
+use perfguide::profile::Board;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -2,11 +2,11 @@
 //! benchmarks) and `perfguide lava results` (a run directory's figures as LAVA test cases).
 
 use super::write_stdout;
-use crate::image::{image_dir, ImageArtifacts};
-use crate::lava::job::{job_yaml, BenchStep, JobOptions};
-use crate::lava::results::{cases, shell_lines};
-use crate::profile::Board;
 use anyhow::{bail, Context, Result};
+use perfguide::image::{image_dir, ImageArtifacts};
+use perfguide::lava::job::{job_yaml, BenchStep, JobOptions};
+use perfguide::lava::results::{cases, shell_lines};
+use perfguide::profile::Board;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -132,7 +132,7 @@ fn job(a: JobArgs) -> Result<ExitCode> {
         images.insert(role.to_string(), url.to_string());
     }
     if board.is_qemu() {
-        let cache = a.cache.clone().unwrap_or_else(crate::image::cache_dir);
+        let cache = a.cache.clone().unwrap_or_else(perfguide::image::cache_dir);
         let built = ImageArtifacts::in_dir(&image_dir(board.name(), &cache));
         for (role, path) in built.roles() {
             let wanted = board

@@ -1,8 +1,8 @@
 //! `perfguide parse`: console logs in, the boot stage table or `perfguide/boot-log/v1` JSON out.
 
 use super::is_broken_pipe;
-use crate::parse::{inputs, load_profile, write_json, write_table};
 use anyhow::Result;
+use perfguide::parse::{inputs, load_profile, write_json, write_table};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;

@@ -6,8 +6,8 @@
 //! which then ends as a single run does (board off, place released); a second one stops them
 //! hard. At the end the guide of all the runs, one column per place, is written into --out.
 
-use crate::lab::process::own_process_group;
 use anyhow::{bail, Context};
+use perfguide::lab::process::own_process_group;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

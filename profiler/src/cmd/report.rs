@@ -1,9 +1,9 @@
 //! `perfguide report`: the Performance Guide of one or more run directories, in every format.
 
 use super::guide::load_runs;
-use crate::report::format::{write_formats, Format};
-use crate::report::{self, model::TOP};
 use anyhow::{bail, Context, Result};
+use perfguide::report::format::{write_formats, Format};
+use perfguide::report::{self, model::TOP};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
