@@ -95,115 +95,40 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
     let all: Vec<&[CycleRecord]> = runs.iter().map(|r| r.records.as_slice()).collect();
     let rates: Vec<u32> = bauds.iter().map(|b| b.0).collect();
     let cost = console_cost::section(&all, &rates, bauds.iter().any(|b| b.1));
-    let mut sections = Vec::new();
-    let mut add = |id: &str, title: String, note: String, rows: Vec<Row>| {
-        if !rows.is_empty() {
-            sections.push(Section {
-                id: id.to_string(),
-                title,
-                note,
-                rows,
-            });
-        }
-    };
-    let cycles_said = cycles_phrase(&oks);
-    let mut boot_rows = f.boot.rows("s", Better::Lower);
-    boot_rows.sort_by(|a, b| a.name.cmp(&b.name));
-    add(
-        "boot",
-        format!("Linux boot time ({cycles_said})"),
-        "Seconds from power-on to the board's ready prompt (a login prompt by default), on the host clock of the capture: mean (min, max) over the successful cycles.".into(),
-        boot_rows,
-    );
-    let mut stage_rows = f.stages.rows("ms", Better::Lower);
-    stage_rows.sort_by_key(|r| {
-        (
-            stage_rank(console_cost::unlabelled(&r.name)),
-            r.name.clone(),
-        )
-    });
-    let mut stage_note = "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock of the capture.".to_string();
-    if !f.target_timed.is_empty() {
-        f.target_timed.sort();
-        let ids: Vec<&str> = f.target_timed.iter().map(|s| s.as_str()).collect();
-        stage_note.push_str(&format!(
-            " Timed from the target's own clocks (target, or derived: placed on the host clock through them) in some or all cycles: {}.",
-            ids.join(", ")
-        ));
-    }
-    add(
-        "stages",
-        "Boot time breakdown".into(),
-        stage_note,
-        stage_rows,
-    );
-    let mut byte_rows = f.bytes.rows("bytes", Better::Lower);
-    byte_rows.sort_by_key(|r| stage_rank(&r.name));
-    let mut wire_rows = f.wire.rows("ms", Better::Lower);
-    wire_rows.sort_by_key(|r| stage_rank(&r.name));
-    let baud_said = baud_phrase(&bauds);
-    add(
-        "console_bytes",
-        "Console output per stage".into(),
-        "Bytes each stage printed on the console.".into(),
-        byte_rows,
-    );
-    add(
-        "console_ms",
-        "Console time per stage".into(),
-        format!(
-            "Milliseconds those bytes take on the wire at {baud_said}, 8N1 (10 bits a byte).{}",
-            if bauds.iter().any(|b| b.1) {
-                " A virtual console costs no wire time; its figures say what a serial console at that rate would."
-            } else {
-                ""
-            }
-        ),
-        wire_rows,
-    );
-    let mut quiet_rows = f.quiet.rows("s", Better::Lower);
-    quiet_rows.iter_mut().for_each(|r| r.estimate = true);
-    add(
-        "quiet",
-        "Boot time with a quiet console (estimate)".into(),
-        "An estimate, not a measurement: each cycle's boot time less the time its console output takes on the wire, as if printing held the boot up for all of it (true of a polled UART; a buffered console hides part of it).".into(),
-        quiet_rows,
-    );
-    if let Some(s) = cost {
-        add(&s.id, s.title, s.note, s.rows);
-    }
-    let mut bs = f.bootstage.rows("ms", Better::Lower);
-    bs.sort_by(|a, b| first_mean(a).total_cmp(&first_mean(b)));
-    add(
-        "bootstage",
-        "U-Boot bootstage".into(),
-        "Bootstage marks in milliseconds since reset on U-Boot's timer (target clock).".into(),
-        bs,
-    );
-    add(
+    let mut sections: Vec<Section> = [
+        boot_section(f.boot, &oks),
+        stage_section(f.stages, &mut f.target_timed),
+        console_bytes_section(f.bytes),
+        console_ms_section(f.wire, &bauds),
+        quiet_section(f.quiet),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    sections.extend(cost.and_then(|s| section(&s.id, s.title, s.note, s.rows)));
+    sections.extend(bootstage_section(f.bootstage));
+    sections.extend(section(
         "sbl",
         "SBL boot time breakdown".into(),
         "Milliseconds per SBL profile point (run:step): the step's duration where the SBL prints one (MCU+ SDK), else its time since SBL start (PDK), on the SBL's timer (target clock).".into(),
         f.sbl.rows("ms", Better::Lower),
-    );
+    ));
     for sec in spl_sections(&oks) {
-        add(&sec.id, sec.title, sec.note, sec.rows);
+        sections.extend(section(&sec.id, sec.title, sec.note, sec.rows));
     }
-    add(
+    sections.extend(section(
         "initcalls",
         top_title("Kernel initcalls", top),
         "Milliseconds per initcall from initcall_debug (target clock).".into(),
         slowest(f.initcalls.rows("ms", Better::Lower), top),
-    );
-    add(
+    ));
+    sections.extend(section(
         "systemd",
         top_title("systemd units", top),
         "Milliseconds per unit from systemd-analyze blame (target clock).".into(),
         slowest(f.systemd.rows("ms", Better::Lower), top),
-    );
-    for s in bench_sections(runs) {
-        sections.push(s);
-    }
+    ));
+    sections.extend(bench_sections(runs));
 
     let waterfalls = waterfalls(&oks, &bauds);
     Report {
@@ -218,6 +143,112 @@ pub fn build(runs: &[RunData], top: Option<usize>) -> Report {
         sections,
         waterfalls,
     }
+}
+
+/// A section of the guide, or none when it has no row.
+fn section(id: &str, title: String, note: String, rows: Vec<Row>) -> Option<Section> {
+    (!rows.is_empty()).then(|| Section {
+        id: id.to_string(),
+        title,
+        note,
+        rows,
+    })
+}
+
+/// The boot time, power-on to the ready prompt.
+fn boot_section(boot: Columns, oks: &[Vec<&CycleRecord>]) -> Option<Section> {
+    let cycles_said = cycles_phrase(oks);
+    let mut boot_rows = boot.rows("s", Better::Lower);
+    boot_rows.sort_by(|a, b| a.name.cmp(&b.name));
+    section(
+        "boot",
+        format!("Linux boot time ({cycles_said})"),
+        "Seconds from power-on to the board's ready prompt (a login prompt by default), on the host clock of the capture: mean (min, max) over the successful cycles.".into(),
+        boot_rows,
+    )
+}
+
+/// The boot time per stage, in boot order; the note names the stages timed from the target's
+/// clocks.
+fn stage_section(stages: Columns, target_timed: &mut [StageId]) -> Option<Section> {
+    let mut stage_rows = stages.rows("ms", Better::Lower);
+    stage_rows.sort_by_key(|r| {
+        (
+            stage_rank(console_cost::unlabelled(&r.name)),
+            r.name.clone(),
+        )
+    });
+    let mut stage_note = "Milliseconds per stage; a stage runs from the line that announces it to the line that announces the next, on the host clock of the capture.".to_string();
+    if !target_timed.is_empty() {
+        target_timed.sort();
+        let ids: Vec<&str> = target_timed.iter().map(|s| s.as_str()).collect();
+        stage_note.push_str(&format!(
+            " Timed from the target's own clocks (target, or derived: placed on the host clock through them) in some or all cycles: {}.",
+            ids.join(", ")
+        ));
+    }
+    section(
+        "stages",
+        "Boot time breakdown".into(),
+        stage_note,
+        stage_rows,
+    )
+}
+
+/// The bytes each stage printed.
+fn console_bytes_section(bytes: Columns) -> Option<Section> {
+    let mut byte_rows = bytes.rows("bytes", Better::Lower);
+    byte_rows.sort_by_key(|r| stage_rank(&r.name));
+    section(
+        "console_bytes",
+        "Console output per stage".into(),
+        "Bytes each stage printed on the console.".into(),
+        byte_rows,
+    )
+}
+
+/// The time those bytes take on the wire at each run's baud rate.
+fn console_ms_section(wire: Columns, bauds: &[(u32, bool)]) -> Option<Section> {
+    let mut wire_rows = wire.rows("ms", Better::Lower);
+    wire_rows.sort_by_key(|r| stage_rank(&r.name));
+    let baud_said = baud_phrase(bauds);
+    section(
+        "console_ms",
+        "Console time per stage".into(),
+        format!(
+            "Milliseconds those bytes take on the wire at {baud_said}, 8N1 (10 bits a byte).{}",
+            if bauds.iter().any(|b| b.1) {
+                " A virtual console costs no wire time; its figures say what a serial console at that rate would."
+            } else {
+                ""
+            }
+        ),
+        wire_rows,
+    )
+}
+
+/// The boot time less the console's wire time: an estimate.
+fn quiet_section(quiet: Columns) -> Option<Section> {
+    let mut quiet_rows = quiet.rows("s", Better::Lower);
+    quiet_rows.iter_mut().for_each(|r| r.estimate = true);
+    section(
+        "quiet",
+        "Boot time with a quiet console (estimate)".into(),
+        "An estimate, not a measurement: each cycle's boot time less the time its console output takes on the wire, as if printing held the boot up for all of it (true of a polled UART; a buffered console hides part of it).".into(),
+        quiet_rows,
+    )
+}
+
+/// U-Boot's bootstage marks, in the order of their means.
+fn bootstage_section(bootstage: Columns) -> Option<Section> {
+    let mut bs = bootstage.rows("ms", Better::Lower);
+    bs.sort_by(|a, b| first_mean(a).total_cmp(&first_mean(b)));
+    section(
+        "bootstage",
+        "U-Boot bootstage".into(),
+        "Bootstage marks in milliseconds since reset on U-Boot's timer (target clock).".into(),
+        bs,
+    )
 }
 
 /// The name of the boot time's row.
