@@ -327,34 +327,13 @@ pub(crate) fn now_rfc3339() -> String {
 /// Runs the subcommand.
 pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(t) = a.timeout {
-        if !(t.is_finite() && t > 0.0) {
-            bail!("--timeout must be a positive number of seconds, not {t}");
-        }
-    }
-    if a.cycles == Some(0) {
-        bail!("--cycles must be at least 1");
-    }
+    check_args(&a)?;
     if a.target.places.len() > 1 {
         return super::places::run(&a.target.places, a.out.as_deref(), a.resume);
     }
 
     // The run directory first: on --resume it names the board and the profile.
-    let existing: Option<RunManifest> = if a.resume {
-        let out = a
-            .out
-            .as_ref()
-            .context("--resume needs --out DIR (the run to continue)")?;
-        let p = out.join("run.json");
-        let text = std::fs::read_to_string(&p)
-            .with_context(|| format!("{} holds no run to resume", out.display()))?;
-        Some(
-            serde_json::from_str(&text)
-                .with_context(|| format!("{} is not a perfguide run.json", p.display()))?,
-        )
-    } else {
-        None
-    };
+    let existing = existing_run(&a)?;
     let (board, files, mut target) = open_target(&a.target, existing.as_ref())?;
     let profile = &board.profile;
     let cycles = a
@@ -365,59 +344,10 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         .timeout
         .or(existing.as_ref().map(|m| m.timeout_s))
         .unwrap_or(DEFAULT_TIMEOUT_S);
-    let mut opts = LoopOptions::for_profile(profile, Duration::from_secs_f64(timeout_s))?;
-    opts.echo = a.show_console;
-    opts.console = a
-        .console
-        .or(board.lab.boot_loop.as_ref().map(|b| b.console))
-        .unwrap_or_default();
-    opts.collect_loud = a.collect;
-    opts.login = board.login();
-
-    match opts.console {
-        ConsoleMode::Both if !target.power.switches_quiet() => bail!(
-            "--console both needs a board that boots loud or quiet at will (the QEMU board with \
-             its U-Boot environment flash images); {} boots as its image was built: run a loud \
-             and a quiet image (PERFGUIDE_CONSOLE = \"quiet\" in the Yocto layer) as two runs \
-             and put both in `perfguide report`",
-            profile.name
-        ),
-        ConsoleMode::Quiet if !target.power.switches_quiet() => eprintln!(
-            "perfguide: {} cannot be switched to quiet: its image must be built quiet (kernel \
-             `quiet`, U-Boot silent); perfguide logs in after each boot to read the stages back",
-            profile.name
-        ),
-        _ => {}
-    }
+    let opts = loop_options(&a, &board, &target, timeout_s)?;
     let images = hash_images(&files)?;
-
     let mut run = if a.resume {
-        let out = a.out.clone().unwrap_or_default();
-        let mut r = RunDir::resume(
-            &out,
-            &profile.name,
-            Resume {
-                at: now_rfc3339(),
-                args: args.clone(),
-                from_cycle: 0,
-                latency_timer: latency_timer(&target),
-            },
-        )?;
-        let m = r.manifest_mut();
-        if m.images != images {
-            eprintln!("perfguide: warning: the image files differ from the run's first part (both are in run.json)");
-            m.images.extend(images.iter().cloned().map(|mut i| {
-                i.role = format!("{} (resume {})", i.role, m.resumes.len());
-                i
-            }));
-        }
-        m.cycles = cycles;
-        m.timeout_s = timeout_s;
-        r.write_manifest()?;
-        for p in &r.moved_aside {
-            eprintln!("perfguide: cut-short capture kept as {}", p.display());
-        }
-        r
+        resume_run(&a, &board, &target, &args, images, cycles, timeout_s)?
     } else {
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from("runs").join(format!(
@@ -431,18 +361,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
             new_manifest(&board, images, &target, &args, cycles, timeout_s),
         )?
     };
-
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // A second Ctrl-C exits at once.
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                eprintln!("\nperfguide: stopped hard (the board may still be powered)");
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = stop_on_ctrl_c();
 
     eprintln!(
         "perfguide: boot loop of {} in {}: cycles {}..={}, timeout {} s; power: {}; console: {}",
@@ -454,78 +373,7 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         target.power.describe(),
         target.console.describe()
     );
-    let done_before = run.records().len() as u64;
-    let tty = std::io::stderr().is_terminal() && !a.show_console;
-    let pb = ProgressBar::with_draw_target(Some(u64::from(cycles)), ProgressDrawTarget::hidden());
-    if tty {
-        pb.set_style(
-            ProgressStyle::with_template(
-                "{prefix} [{bar:28.cyan/blue}] {pos}/{len} cycles  elapsed {elapsed}  ETA {eta}  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-    }
-    pb.set_prefix(profile.name.clone());
-    pb.set_position(done_before.min(u64::from(cycles)));
-    pb.set_message(format!("cycle {} booting", run.next_cycle()));
-    pb.reset_eta();
-    if tty {
-        pb.set_draw_target(ProgressDrawTarget::stderr());
-        // Elapsed time moves while a board boots.
-        pb.enable_steady_tick(Duration::from_millis(250));
-    }
-    let mut boot_times: Vec<f64> = run
-        .records()
-        .iter()
-        .filter(|r| r.failure.is_none())
-        .filter_map(|r| r.host.ready_s)
-        .collect();
-    let mut failed = run.records().iter().filter(|r| r.failure.is_some()).count();
-    let mut on_cycle = |r: &CycleRecord| {
-        if let Some(t) = r.host.ready_s.filter(|_| r.failure.is_none()) {
-            boot_times.push(t);
-        }
-        if r.failure.is_some() {
-            failed += 1;
-        }
-        let mean = if boot_times.is_empty() {
-            "-".to_string()
-        } else {
-            format!(
-                "{:.3} s",
-                boot_times.iter().sum::<f64>() / boot_times.len() as f64
-            )
-        };
-        let next = if r.cycle < cycles {
-            format!(", cycle {} booting", r.cycle + 1)
-        } else {
-            String::new()
-        };
-        pb.set_message(format!("mean boot {mean}, failed {failed}{next}"));
-        pb.inc(1);
-        let line = match &r.failure {
-            None => format!(
-                "cycle {}/{}: ok, ready at {:.3} s ({} lines)",
-                r.cycle,
-                cycles,
-                r.host.ready_s.unwrap_or(f64::NAN),
-                r.host.lines
-            ),
-            Some(f) => format!(
-                "cycle {}/{}: FAILED ({}): {}",
-                r.cycle,
-                cycles,
-                f.reason.as_str(),
-                f.detail
-            ),
-        };
-        if tty {
-            pb.println(line);
-        } else {
-            eprintln!("{line}");
-        }
-    };
+    let mut progress = Progress::start(&run, &profile.name, cycles, a.show_console);
     let end = run_loop(
         &mut target,
         &mut run,
@@ -533,9 +381,9 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         cycles,
         &opts,
         stop.clone(),
-        &mut on_cycle,
+        &mut |r: &CycleRecord| progress.cycle(r),
     );
-    pb.finish_and_clear();
+    progress.pb.finish_and_clear();
     let end = end.with_context(|| {
         format!(
             "boot loop stopped in cycle {} ({} completed cycles kept; once the cause is fixed, \
@@ -562,6 +410,222 @@ pub fn run(a: BootLoopArgs) -> anyhow::Result<ExitCode> {
         }
         LoopEnd::Done if run.records().iter().any(|r| r.failure.is_some()) => Ok(ExitCode::from(1)),
         LoopEnd::Done => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The arguments a loop cannot start with.
+fn check_args(a: &BootLoopArgs) -> anyhow::Result<()> {
+    if let Some(t) = a.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            bail!("--timeout must be a positive number of seconds, not {t}");
+        }
+    }
+    if a.cycles == Some(0) {
+        bail!("--cycles must be at least 1");
+    }
+    Ok(())
+}
+
+/// With --resume, the manifest of the run to continue.
+fn existing_run(a: &BootLoopArgs) -> anyhow::Result<Option<RunManifest>> {
+    if !a.resume {
+        return Ok(None);
+    }
+    let out = a
+        .out
+        .as_ref()
+        .context("--resume needs --out DIR (the run to continue)")?;
+    let p = out.join("run.json");
+    let text = std::fs::read_to_string(&p)
+        .with_context(|| format!("{} holds no run to resume", out.display()))?;
+    Ok(Some(serde_json::from_str(&text).with_context(|| {
+        format!("{} is not a perfguide run.json", p.display())
+    })?))
+}
+
+/// The loop's options from the arguments and the board; refuses a console mode the board
+/// cannot switch to, warns of one it can only boot as built.
+fn loop_options(
+    a: &BootLoopArgs,
+    board: &Board,
+    target: &Target,
+    timeout_s: f64,
+) -> anyhow::Result<LoopOptions> {
+    let profile = &board.profile;
+    let mut opts = LoopOptions::for_profile(profile, Duration::from_secs_f64(timeout_s))?;
+    opts.echo = a.show_console;
+    opts.console = a
+        .console
+        .or(board.lab.boot_loop.as_ref().map(|b| b.console))
+        .unwrap_or_default();
+    opts.collect_loud = a.collect;
+    opts.login = board.login();
+
+    match opts.console {
+        ConsoleMode::Both if !target.power.switches_quiet() => bail!(
+            "--console both needs a board that boots loud or quiet at will (the QEMU board with \
+             its U-Boot environment flash images); {} boots as its image was built: run a loud \
+             and a quiet image (PERFGUIDE_CONSOLE = \"quiet\" in the Yocto layer) as two runs \
+             and put both in `perfguide report`",
+            profile.name
+        ),
+        ConsoleMode::Quiet if !target.power.switches_quiet() => eprintln!(
+            "perfguide: {} cannot be switched to quiet: its image must be built quiet (kernel \
+             `quiet`, U-Boot silent); perfguide logs in after each boot to read the stages back",
+            profile.name
+        ),
+        _ => {}
+    }
+    Ok(opts)
+}
+
+/// The run directory of --out reopened to continue: this resume noted in run.json, with the
+/// image files when they differ from the first part's.
+fn resume_run(
+    a: &BootLoopArgs,
+    board: &Board,
+    target: &Target,
+    args: &[String],
+    images: Vec<ImageFile>,
+    cycles: u32,
+    timeout_s: f64,
+) -> anyhow::Result<RunDir> {
+    let out = a.out.clone().unwrap_or_default();
+    let mut r = RunDir::resume(
+        &out,
+        &board.profile.name,
+        Resume {
+            at: now_rfc3339(),
+            args: args.to_vec(),
+            from_cycle: 0,
+            latency_timer: latency_timer(target),
+        },
+    )?;
+    let m = r.manifest_mut();
+    if m.images != images {
+        eprintln!("perfguide: warning: the image files differ from the run's first part (both are in run.json)");
+        m.images.extend(images.iter().cloned().map(|mut i| {
+            i.role = format!("{} (resume {})", i.role, m.resumes.len());
+            i
+        }));
+    }
+    m.cycles = cycles;
+    m.timeout_s = timeout_s;
+    r.write_manifest()?;
+    for p in &r.moved_aside {
+        eprintln!("perfguide: cut-short capture kept as {}", p.display());
+    }
+    Ok(r)
+}
+
+/// The flag Ctrl-C sets (the loop ends after the cycle it is in); a second Ctrl-C exits at
+/// once.
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            eprintln!("\nperfguide: stopped hard (the board may still be powered)");
+            std::process::exit(130);
+        }
+    });
+    stop
+}
+
+/// The loop's progress: a bar on a terminal, and a line per cycle.
+struct Progress {
+    pb: ProgressBar,
+    tty: bool,
+    cycles: u32,
+    boot_times: Vec<f64>,
+    failed: usize,
+}
+
+impl Progress {
+    /// The bar of a run of `cycles`, at the cycles `run` already holds.
+    fn start(run: &RunDir, name: &str, cycles: u32, show_console: bool) -> Progress {
+        let done_before = run.records().len() as u64;
+        let tty = std::io::stderr().is_terminal() && !show_console;
+        let pb =
+            ProgressBar::with_draw_target(Some(u64::from(cycles)), ProgressDrawTarget::hidden());
+        if tty {
+            pb.set_style(
+                ProgressStyle::with_template(
+                    "{prefix} [{bar:28.cyan/blue}] {pos}/{len} cycles  elapsed {elapsed}  ETA {eta}  {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+        }
+        pb.set_prefix(name.to_string());
+        pb.set_position(done_before.min(u64::from(cycles)));
+        pb.set_message(format!("cycle {} booting", run.next_cycle()));
+        pb.reset_eta();
+        if tty {
+            pb.set_draw_target(ProgressDrawTarget::stderr());
+            // Elapsed time moves while a board boots.
+            pb.enable_steady_tick(Duration::from_millis(250));
+        }
+        Progress {
+            pb,
+            tty,
+            cycles,
+            boot_times: run
+                .records()
+                .iter()
+                .filter(|r| r.failure.is_none())
+                .filter_map(|r| r.host.ready_s)
+                .collect(),
+            failed: run.records().iter().filter(|r| r.failure.is_some()).count(),
+        }
+    }
+
+    /// A cycle ended: the bar's mean and failures, and the cycle's line.
+    fn cycle(&mut self, r: &CycleRecord) {
+        let cycles = self.cycles;
+        if let Some(t) = r.host.ready_s.filter(|_| r.failure.is_none()) {
+            self.boot_times.push(t);
+        }
+        if r.failure.is_some() {
+            self.failed += 1;
+        }
+        let mean = if self.boot_times.is_empty() {
+            "-".to_string()
+        } else {
+            format!(
+                "{:.3} s",
+                self.boot_times.iter().sum::<f64>() / self.boot_times.len() as f64
+            )
+        };
+        let next = if r.cycle < cycles {
+            format!(", cycle {} booting", r.cycle + 1)
+        } else {
+            String::new()
+        };
+        self.pb
+            .set_message(format!("mean boot {mean}, failed {}{next}", self.failed));
+        self.pb.inc(1);
+        let line = match &r.failure {
+            None => format!(
+                "cycle {}/{}: ok, ready at {:.3} s ({} lines)",
+                r.cycle,
+                cycles,
+                r.host.ready_s.unwrap_or(f64::NAN),
+                r.host.lines
+            ),
+            Some(f) => format!(
+                "cycle {}/{}: FAILED ({}): {}",
+                r.cycle,
+                cycles,
+                f.reason.as_str(),
+                f.detail
+            ),
+        };
+        if self.tty {
+            self.pb.println(line);
+        } else {
+            eprintln!("{line}");
+        }
     }
 }
 
