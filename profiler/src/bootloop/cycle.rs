@@ -31,7 +31,9 @@ pub enum CycleEnd {
     Interrupted,
 }
 
-/// Runs one cycle and, unless interrupted, appends its record.
+/// Runs one cycle and, unless interrupted, appends its record: the states it walks are
+/// off (the console reopened, power off), settle, on (t = 0), watch, then the record (parse,
+/// read back, append).
 pub fn run_cycle(
     target: &mut Target,
     run: &mut RunDir,
@@ -46,27 +48,7 @@ pub fn run_cycle(
     let console = opts.console_of(cycle);
     target.power.select_quiet(console == CycleConsole::Quiet);
 
-    let mut failure: Option<Failure> = None;
-    if let Err(e) = reopen_within(target.console.as_mut(), opts.console_wait, stop) {
-        failure = Some(Failure {
-            reason: FailureReason::Console,
-            detail: format!(
-                "console {} not there (waited {:.1} s): {e}",
-                target.console.describe(),
-                opts.console_wait.as_secs_f64()
-            ),
-        });
-    }
-    let t_off = Instant::now();
-    if failure.is_none() {
-        if let Err(e) = target.power.off() {
-            failure = Some(Failure {
-                reason: FailureReason::Power,
-                detail: e.to_string(),
-            });
-        }
-    }
-    host.power_off_s = t_off.elapsed().as_secs_f64();
+    let mut failure = power_off(target, opts, stop, &mut host);
     let settle = target.power.settle();
     host.settle_s = settle.as_secs_f64();
     if !sleep_until(Instant::now() + settle, stop, Duration::from_millis(20)) {
@@ -80,133 +62,10 @@ pub fn run_cycle(
         }
     }
     let writer = CaptureWriter::create(&log_path)?;
-    // Bytes from the power-on call on are this boot's; t = 0 is the call, or the switch when
-    // the driver says when it switched (bytes before that are kept, stamped 0).
-    let t_call = Instant::now();
-    let mut wall_on = chrono::Local::now();
-    if failure.is_none() {
-        if let Err(e) = target.power.on() {
-            failure = Some(Failure {
-                reason: FailureReason::Power,
-                detail: e.to_string(),
-            });
-        }
-    }
-    host.power_on_s = t_call.elapsed().as_secs_f64();
-    let t0 = match target.power.switched_at().filter(|t| *t >= t_call) {
-        Some(t) => {
-            host.zero = PowerZero::Switch;
-            // The wall clock of the switch, from the call's and the time between.
-            wall_on += chrono::Duration::from_std(t - t_call).unwrap_or_default();
-            t
-        }
-        None => t_call,
-    };
-    host.power_on_at = wall_on.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string();
+    let (t_call, t0) = power_on(target, &mut host, &mut failure);
     let mut cap = Watch::new(t0, writer, opts, discarded);
-
-    let deadline = t0 + opts.timeout;
-    let mut interrupted = false;
-    // The console went away during the capture (not by power): it is reopened below.
-    let mut lost = false;
-    while failure.is_none() {
-        if stop.load(Ordering::Relaxed) {
-            interrupted = true;
-            break;
-        }
-        let now = Instant::now();
-        if let Some((at, line)) = &cap.panic_at {
-            if now >= *at + opts.panic_grace || now >= deadline {
-                failure = Some(Failure {
-                    reason: FailureReason::KernelPanic,
-                    detail: line.clone(),
-                });
-                break;
-            }
-        }
-        if now >= deadline {
-            failure = Some(if cap.first_byte.is_none() {
-                Failure {
-                    reason: FailureReason::NoOutput,
-                    detail: format!(
-                        "no console byte in {:.1} s after power-on",
-                        opts.timeout.as_secs_f64()
-                    ),
-                }
-            } else {
-                Failure {
-                    reason: FailureReason::Timeout,
-                    detail: format!(
-                        "ready pattern {:?} not seen in {:.1} s; last line: {}",
-                        opts.ready.as_str(),
-                        opts.timeout.as_secs_f64(),
-                        cap.last_line_hint()
-                    ),
-                }
-            });
-            break;
-        }
-        let wait = (deadline - now).min(Duration::from_millis(50));
-        match target.console.recv(wait) {
-            Ok(None) => {}
-            Ok(Some(ConsoleEvent::Data { at, bytes })) => {
-                if at < t_call {
-                    cap.discarded += bytes.len() as u64;
-                    continue;
-                }
-                cap.push(at, &bytes, opts)?;
-                cap.partial_ready(opts);
-                if let Some(r) = &cap.reset {
-                    failure = Some(Failure {
-                        reason: FailureReason::UnexpectedReset,
-                        detail: r.clone(),
-                    });
-                    break;
-                }
-                if cap.ready_us.is_some() && cap.panic_at.is_none() {
-                    break;
-                }
-            }
-            Ok(Some(ConsoleEvent::Closed { at, reason })) => {
-                if at < t_call {
-                    continue;
-                }
-                let qemu = reason.starts_with("qemu exited");
-                failure = Some(if qemu && cap.first_byte.is_some() {
-                    Failure {
-                        reason: FailureReason::UnexpectedReset,
-                        detail: format!("{reason} (with -no-reboot a guest reset ends QEMU)"),
-                    }
-                } else if qemu {
-                    Failure {
-                        reason: FailureReason::Power,
-                        detail: format!("{reason} before any console output"),
-                    }
-                } else {
-                    lost = true;
-                    Failure {
-                        reason: FailureReason::Console,
-                        detail: format!(
-                            "console lost {:.3} s after power-on: {reason}",
-                            at.saturating_duration_since(t0).as_secs_f64()
-                        ),
-                    }
-                });
-                break;
-            }
-            Err(e) => {
-                lost = true;
-                failure = Some(Failure {
-                    reason: FailureReason::Console,
-                    detail: format!(
-                        "console lost {:.3} s after power-on: {e}",
-                        t0.elapsed().as_secs_f64()
-                    ),
-                });
-                break;
-            }
-        }
-    }
+    let watched = watch(target, &mut cap, t_call, opts, stop, failure)?;
+    failure = watched.failure;
     // Take what is already queued (bytes of the same burst as the ready line), then end.
     while let Ok(Some(ConsoleEvent::Data { at, bytes })) = target.console.recv(Duration::ZERO) {
         if at >= t_call {
@@ -215,7 +74,7 @@ pub fn run_cycle(
     }
     let end = Instant::now();
     cap.finish(opts)?;
-    if let (true, Some(f)) = (lost, failure.as_mut()) {
+    if let (true, Some(f)) = (watched.lost, failure.as_mut()) {
         // Its capture has a gap from there on, so its figures are not a boot's: the cycle stays
         // failed, and the console is waited for so that the next cycle has one.
         f.detail.push_str("; the capture has a gap from there");
@@ -229,7 +88,7 @@ pub fn run_cycle(
             )),
         }
     }
-    if interrupted {
+    if watched.interrupted {
         target.power.off()?;
         return Ok(CycleEnd::Interrupted);
     }
@@ -279,6 +138,203 @@ pub fn run_cycle(
     rec.collected = collected;
     run.append(rec.clone())?;
     Ok(CycleEnd::Recorded(Box::new(rec)))
+}
+
+/// Off: the console (re)opened within the profile's wait, then the power switched off. The
+/// cycle's failure when either could not be done.
+fn power_off(
+    target: &mut Target,
+    opts: &LoopOptions,
+    stop: &AtomicBool,
+    host: &mut HostTiming,
+) -> Option<Failure> {
+    let mut failure: Option<Failure> = None;
+    if let Err(e) = reopen_within(target.console.as_mut(), opts.console_wait, stop) {
+        failure = Some(Failure {
+            reason: FailureReason::Console,
+            detail: format!(
+                "console {} not there (waited {:.1} s): {e}",
+                target.console.describe(),
+                opts.console_wait.as_secs_f64()
+            ),
+        });
+    }
+    let t_off = Instant::now();
+    if failure.is_none() {
+        if let Err(e) = target.power.off() {
+            failure = Some(Failure {
+                reason: FailureReason::Power,
+                detail: e.to_string(),
+            });
+        }
+    }
+    host.power_off_s = t_off.elapsed().as_secs_f64();
+    failure
+}
+
+/// On: the power switched on (unless the cycle already failed). Bytes from the power-on call
+/// on are this boot's; t = 0 is the call, or the switch when the driver says when it switched
+/// (bytes before that are kept, stamped 0). Returns the call's instant and t = 0.
+fn power_on(
+    target: &mut Target,
+    host: &mut HostTiming,
+    failure: &mut Option<Failure>,
+) -> (Instant, Instant) {
+    let t_call = Instant::now();
+    let mut wall_on = chrono::Local::now();
+    if failure.is_none() {
+        if let Err(e) = target.power.on() {
+            *failure = Some(Failure {
+                reason: FailureReason::Power,
+                detail: e.to_string(),
+            });
+        }
+    }
+    host.power_on_s = t_call.elapsed().as_secs_f64();
+    let t0 = match target.power.switched_at().filter(|t| *t >= t_call) {
+        Some(t) => {
+            host.zero = PowerZero::Switch;
+            // The wall clock of the switch, from the call's and the time between.
+            wall_on += chrono::Duration::from_std(t - t_call).unwrap_or_default();
+            t
+        }
+        None => t_call,
+    };
+    host.power_on_at = wall_on.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string();
+    (t_call, t0)
+}
+
+/// How the watch of a boot ended.
+struct Watched {
+    /// The cycle's failure, if it failed.
+    failure: Option<Failure>,
+    /// Stopped by request.
+    interrupted: bool,
+    /// The console went away during the capture (not by power): it is reopened after.
+    lost: bool,
+}
+
+/// Watch: the console read into the capture until the ready pattern, a panic (after its
+/// grace), a reset, the console's loss or the timeout.
+fn watch(
+    target: &mut Target,
+    cap: &mut Watch,
+    t_call: Instant,
+    opts: &LoopOptions,
+    stop: &AtomicBool,
+    failure: Option<Failure>,
+) -> Result<Watched, BootLoopError> {
+    let t0 = cap.t0;
+    let deadline = t0 + opts.timeout;
+    let mut w = Watched {
+        failure,
+        interrupted: false,
+        lost: false,
+    };
+    while w.failure.is_none() {
+        if stop.load(Ordering::Relaxed) {
+            w.interrupted = true;
+            break;
+        }
+        let now = Instant::now();
+        if let Some((at, line)) = &cap.panic_at {
+            if now >= *at + opts.panic_grace || now >= deadline {
+                w.failure = Some(Failure {
+                    reason: FailureReason::KernelPanic,
+                    detail: line.clone(),
+                });
+                break;
+            }
+        }
+        if now >= deadline {
+            w.failure = Some(timed_out(cap, opts));
+            break;
+        }
+        let wait = (deadline - now).min(Duration::from_millis(50));
+        match target.console.recv(wait) {
+            Ok(None) => {}
+            Ok(Some(ConsoleEvent::Data { at, bytes })) => {
+                if at < t_call {
+                    cap.discarded += bytes.len() as u64;
+                    continue;
+                }
+                cap.push(at, &bytes, opts)?;
+                cap.partial_ready(opts);
+                if let Some(r) = &cap.reset {
+                    w.failure = Some(Failure {
+                        reason: FailureReason::UnexpectedReset,
+                        detail: r.clone(),
+                    });
+                    break;
+                }
+                if cap.ready_us.is_some() && cap.panic_at.is_none() {
+                    break;
+                }
+            }
+            Ok(Some(ConsoleEvent::Closed { at, reason })) => {
+                if at < t_call {
+                    continue;
+                }
+                let qemu = reason.starts_with("qemu exited");
+                w.failure = Some(if qemu && cap.first_byte.is_some() {
+                    Failure {
+                        reason: FailureReason::UnexpectedReset,
+                        detail: format!("{reason} (with -no-reboot a guest reset ends QEMU)"),
+                    }
+                } else if qemu {
+                    Failure {
+                        reason: FailureReason::Power,
+                        detail: format!("{reason} before any console output"),
+                    }
+                } else {
+                    w.lost = true;
+                    Failure {
+                        reason: FailureReason::Console,
+                        detail: format!(
+                            "console lost {:.3} s after power-on: {reason}",
+                            at.saturating_duration_since(t0).as_secs_f64()
+                        ),
+                    }
+                });
+                break;
+            }
+            Err(e) => {
+                w.lost = true;
+                w.failure = Some(Failure {
+                    reason: FailureReason::Console,
+                    detail: format!(
+                        "console lost {:.3} s after power-on: {e}",
+                        t0.elapsed().as_secs_f64()
+                    ),
+                });
+                break;
+            }
+        }
+    }
+    Ok(w)
+}
+
+/// The failure of a boot the timeout ended: no output at all, or no ready pattern.
+fn timed_out(cap: &Watch, opts: &LoopOptions) -> Failure {
+    if cap.first_byte.is_none() {
+        Failure {
+            reason: FailureReason::NoOutput,
+            detail: format!(
+                "no console byte in {:.1} s after power-on",
+                opts.timeout.as_secs_f64()
+            ),
+        }
+    } else {
+        Failure {
+            reason: FailureReason::Timeout,
+            detail: format!(
+                "ready pattern {:?} not seen in {:.1} s; last line: {}",
+                opts.ready.as_str(),
+                opts.timeout.as_secs_f64(),
+                cap.last_line_hint()
+            ),
+        }
+    }
 }
 
 /// Puts a read-back into the cycle: a quiet cycle's boot is rebuilt from it (and fails without
