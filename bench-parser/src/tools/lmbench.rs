@@ -167,110 +167,17 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
         if t.is_empty() {
             continue;
         }
-        let opens = if let Some(h) = t.strip_prefix('"') {
-            Some(if let Some(rest) = h.strip_prefix("size=") {
-                Section::Ctx(rest.split_whitespace().next().unwrap_or("").to_string())
-            } else if let Some(rest) = h.strip_prefix("stride=") {
-                Section::MemRd(rest.trim().to_string())
-            } else if h.starts_with("File system latency") {
-                Section::Fs
-            } else if let Some((_, p)) = SECTIONS.iter().find(|(s, _)| *s == h) {
-                Section::Sized(p.to_string())
-            } else {
-                Section::None
-            })
-        } else if let Some((_, p)) = SECTIONS.iter().find(|(s, _)| *s == t) {
-            // The `Memory ... bandwidth` headers have no leading quote.
-            Some(Section::Sized(p.to_string()))
-        } else if t.starts_with("Socket bandwidth using") {
-            Some(Section::Sized("bw_tcp".to_string()))
-        } else if let Some(s) = command(t) {
-            Some(s)
-        } else if t.split_whitespace().any(|w| w.ends_with("lat_fs")) {
-            Some(Section::Fs)
-        } else if t.starts_with('$') || t.starts_with('#') || t.contains("# ") {
-            Some(Section::None)
-        } else {
-            None
-        };
-        if let Some(s) = opens {
+        if let Some(s) = opens(t) {
             section = s;
             pairs_in_section = 0;
             continue;
         }
-        if let Some(metric) = label(t) {
-            let (head, rest) = t.rsplit_once(':').unwrap_or((t, ""));
-            let mut w = rest.split_whitespace();
-            match (w.next().and_then(number), w.next()) {
-                (Some(v), Some("MB/sec")) => out.push(
-                    &format!("{NAME}/{metric}"),
-                    metric,
-                    v,
-                    unit::MB_S,
-                    Better::Higher,
-                    no,
-                ),
-                (Some(v), _) => {
-                    let name = if metric == "lat_select" {
-                        format!(
-                            "{metric}-{}",
-                            slug(&head.trim_start_matches("Select on ").replace("fd's", ""))
-                        )
-                    } else {
-                        metric.to_string()
-                    };
-                    out.push(
-                        &format!("{NAME}/{name}"),
-                        &name,
-                        v,
-                        unit::US,
-                        Better::Lower,
-                        no,
-                    )
-                }
-                (None, _) => out.truncated(no, metric),
-            }
+        if labelled(&mut out, t, no) || lat_ops(&mut out, t, no) {
             continue;
-        }
-        if let Some((name, rest)) = t.rsplit_once(':') {
-            let mut w = rest.split_whitespace();
-            if let (Some(v), Some("nanoseconds")) = (w.next().and_then(number), w.next()) {
-                let m = format!("lat_ops-{}", slug(name));
-                out.push(
-                    &format!("{NAME}/lat_ops"),
-                    &m,
-                    v,
-                    unit::NS,
-                    Better::Lower,
-                    no,
-                );
-                continue;
-            }
         }
         let words: Vec<&str> = t.split_whitespace().collect();
         if section == Section::Fs && words.len() == 4 {
-            let size = words[0];
-            if let (Some(_), [Some(c), Some(d)]) = (
-                number(size.trim_end_matches('k')),
-                [number(words[2]), number(words[3])],
-            ) {
-                let b = format!("{NAME}/lat_fs");
-                out.push(
-                    &b,
-                    &format!("lat_fs-create-{size}"),
-                    c,
-                    unit::FILES_S,
-                    Better::Higher,
-                    no,
-                );
-                out.push(
-                    &b,
-                    &format!("lat_fs-delete-{size}"),
-                    d,
-                    unit::FILES_S,
-                    Better::Higher,
-                    no,
-                );
+            if fs_row(&mut out, &words, no) {
                 pairs_in_section += 1;
             }
             continue;
@@ -280,51 +187,173 @@ pub fn parse(text: &str) -> Result<Parsed, Error> {
         if !pair {
             continue;
         }
-        let (a, b) = (n[0], n[1]);
         pairs_in_section += 1;
-        let tcp = words.len() == 3;
-        match &section {
-            Section::Ctx(size) => {
-                let m = format!("lat_ctx-{}-{size}", a.round());
-                out.push(&format!("{NAME}/{m}"), &m, b, unit::US, Better::Lower, no);
-            }
-            Section::MemRd(stride) => {
-                let bench = format!("{NAME}/lat_mem_rd-stride{stride}");
-                let m = format!("lat_mem_rd-stride{stride}-{}", kib_label(a));
-                out.push(&bench, &m, b, unit::NS, Better::Lower, no);
-            }
-            Section::Sized(p) if p == "lat_mmap" => {
-                let m = format!("lat_mmap-{}", size_label(a).trim_end_matches('b'));
-                out.push(&format!("{NAME}/{m}"), &m, b, unit::US, Better::Lower, no);
-            }
-            Section::Sized(p) => {
-                let m = format!("{p}-{}", size_label(a));
-                out.push(
-                    &format!("{NAME}/{m}"),
-                    &m,
-                    b,
-                    unit::MB_S,
-                    Better::Higher,
-                    no,
-                );
-            }
-            Section::Tcp | Section::None | Section::Fs if tcp => {
-                out.push(
-                    &format!("{NAME}/bw_tcp"),
-                    "bw_tcp",
-                    b,
-                    unit::MB_S,
-                    Better::Higher,
-                    no,
-                );
-            }
-            _ => out.warn(&format!(
-                "a figure pair with no heading naming it (line {no})"
-            )),
-        }
+        pair_row(&mut out, &section, (n[0], n[1]), words.len() == 3, no);
     }
     if pairs_in_section == 0 && section != Section::None {
         out.truncated(last, "the figures of its last section");
     }
     out.finish(text)
+}
+
+/// The section a heading or a command line opens (`None`: the line opens none).
+fn opens(t: &str) -> Option<Section> {
+    if let Some(h) = t.strip_prefix('"') {
+        Some(if let Some(rest) = h.strip_prefix("size=") {
+            Section::Ctx(rest.split_whitespace().next().unwrap_or("").to_string())
+        } else if let Some(rest) = h.strip_prefix("stride=") {
+            Section::MemRd(rest.trim().to_string())
+        } else if h.starts_with("File system latency") {
+            Section::Fs
+        } else if let Some((_, p)) = SECTIONS.iter().find(|(s, _)| *s == h) {
+            Section::Sized(p.to_string())
+        } else {
+            Section::None
+        })
+    } else if let Some((_, p)) = SECTIONS.iter().find(|(s, _)| *s == t) {
+        // The `Memory ... bandwidth` headers have no leading quote.
+        Some(Section::Sized(p.to_string()))
+    } else if t.starts_with("Socket bandwidth using") {
+        Some(Section::Sized("bw_tcp".to_string()))
+    } else if let Some(s) = command(t) {
+        Some(s)
+    } else if t.split_whitespace().any(|w| w.ends_with("lat_fs")) {
+        Some(Section::Fs)
+    } else if t.starts_with('$') || t.starts_with('#') || t.contains("# ") {
+        Some(Section::None)
+    } else {
+        None
+    }
+}
+
+/// A `label: value unit` line of a named benchmark; whether the line was one.
+fn labelled(out: &mut Collect, t: &str, no: u64) -> bool {
+    let Some(metric) = label(t) else {
+        return false;
+    };
+    let (head, rest) = t.rsplit_once(':').unwrap_or((t, ""));
+    let mut w = rest.split_whitespace();
+    match (w.next().and_then(number), w.next()) {
+        (Some(v), Some("MB/sec")) => out.push(
+            &format!("{NAME}/{metric}"),
+            metric,
+            v,
+            unit::MB_S,
+            Better::Higher,
+            no,
+        ),
+        (Some(v), _) => {
+            let name = if metric == "lat_select" {
+                format!(
+                    "{metric}-{}",
+                    slug(&head.trim_start_matches("Select on ").replace("fd's", ""))
+                )
+            } else {
+                metric.to_string()
+            };
+            out.push(
+                &format!("{NAME}/{name}"),
+                &name,
+                v,
+                unit::US,
+                Better::Lower,
+                no,
+            )
+        }
+        (None, _) => out.truncated(no, metric),
+    }
+    true
+}
+
+/// A `name: value nanoseconds` line of lat_ops; whether the line was one.
+fn lat_ops(out: &mut Collect, t: &str, no: u64) -> bool {
+    let Some((name, rest)) = t.rsplit_once(':') else {
+        return false;
+    };
+    let mut w = rest.split_whitespace();
+    let (Some(v), Some("nanoseconds")) = (w.next().and_then(number), w.next()) else {
+        return false;
+    };
+    let m = format!("lat_ops-{}", slug(name));
+    out.push(
+        &format!("{NAME}/lat_ops"),
+        &m,
+        v,
+        unit::NS,
+        Better::Lower,
+        no,
+    );
+    true
+}
+
+/// A row of lat_fs: size, files, creations and deletions a second; whether it held figures.
+fn fs_row(out: &mut Collect, words: &[&str], no: u64) -> bool {
+    let size = words[0];
+    let (Some(_), [Some(c), Some(d)]) = (
+        number(size.trim_end_matches('k')),
+        [number(words[2]), number(words[3])],
+    ) else {
+        return false;
+    };
+    let b = format!("{NAME}/lat_fs");
+    out.push(
+        &b,
+        &format!("lat_fs-create-{size}"),
+        c,
+        unit::FILES_S,
+        Better::Higher,
+        no,
+    );
+    out.push(
+        &b,
+        &format!("lat_fs-delete-{size}"),
+        d,
+        unit::FILES_S,
+        Better::Higher,
+        no,
+    );
+    true
+}
+
+/// A pair of figures (`a b`, or `a b MB/sec` of bw_tcp) read in the section it is in.
+fn pair_row(out: &mut Collect, section: &Section, (a, b): (f64, f64), tcp: bool, no: u64) {
+    match section {
+        Section::Ctx(size) => {
+            let m = format!("lat_ctx-{}-{size}", a.round());
+            out.push(&format!("{NAME}/{m}"), &m, b, unit::US, Better::Lower, no);
+        }
+        Section::MemRd(stride) => {
+            let bench = format!("{NAME}/lat_mem_rd-stride{stride}");
+            let m = format!("lat_mem_rd-stride{stride}-{}", kib_label(a));
+            out.push(&bench, &m, b, unit::NS, Better::Lower, no);
+        }
+        Section::Sized(p) if p == "lat_mmap" => {
+            let m = format!("lat_mmap-{}", size_label(a).trim_end_matches('b'));
+            out.push(&format!("{NAME}/{m}"), &m, b, unit::US, Better::Lower, no);
+        }
+        Section::Sized(p) => {
+            let m = format!("{p}-{}", size_label(a));
+            out.push(
+                &format!("{NAME}/{m}"),
+                &m,
+                b,
+                unit::MB_S,
+                Better::Higher,
+                no,
+            );
+        }
+        Section::Tcp | Section::None | Section::Fs if tcp => {
+            out.push(
+                &format!("{NAME}/bw_tcp"),
+                "bw_tcp",
+                b,
+                unit::MB_S,
+                Better::Higher,
+                no,
+            );
+        }
+        _ => out.warn(&format!(
+            "a figure pair with no heading naming it (line {no})"
+        )),
+    }
 }
