@@ -16,7 +16,7 @@
 use super::LavaError;
 use crate::bench::RUNNER;
 use crate::lab::process::quote_argv;
-use crate::profile::{Board, LavaBootMethod, LoginConfig};
+use crate::profile::{Board, LavaBootMethod, LavaSection, LoginConfig};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -270,21 +270,7 @@ fn placeholder(arg: &str) -> Option<&str> {
 /// The LAVA job definition (YAML) of `board` doing `o`.
 pub fn job_yaml(board: &Board, o: &JobOptions) -> Result<String, LavaError> {
     let lava = board.lava()?;
-    if o.cycles == 0 {
-        return Err(LavaError::Invalid("--cycles must be at least 1".into()));
-    }
-    if let Some(b) = &o.bench {
-        if !valid_suite(&b.suite) {
-            return Err(LavaError::Invalid(format!(
-                "--bench {:?}: a suite name has only the characters [A-Za-z0-9._-] \
-                 (`perfguide-bench suites` lists them)",
-                b.suite
-            )));
-        }
-        if b.runs == 0 {
-            return Err(LavaError::Invalid("--runs must be at least 1".into()));
-        }
-    }
+    check_options(o)?;
     let login: LoginConfig = board.login();
     let prompts = if lava.prompts.is_empty() {
         vec![login.prompt.clone()]
@@ -297,41 +283,10 @@ pub fn job_yaml(board: &Board, o: &JobOptions) -> Result<String, LavaError> {
     let mut actions = Vec::new();
     let mut context = BTreeMap::new();
     let mut total = u64::from(o.cycles) * lava.boot_timeout_s;
-    if lava.boot_method == LavaBootMethod::Qemu {
-        let split = split_qemu(board)?;
-        context = split.context;
-        let mut images = BTreeMap::new();
-        for (role, image_arg) in split.images {
-            let url = o.images.get(&role).cloned().ok_or_else(|| {
-                LavaError::Invalid(format!(
-                    "board {}: no URL for the image {role:?} (`--image {role}=URL`)",
-                    board.name()
-                ))
-            })?;
-            images.insert(role, Image { url, image_arg });
-        }
-        if let Some(unused) = o.images.keys().find(|r| !images.contains_key(*r)) {
-            return Err(LavaError::Invalid(format!(
-                "--image {unused}=...: board {} has no image {unused:?} (its [qemu] args name {})",
-                board.name(),
-                images.keys().cloned().collect::<Vec<_>>().join(", ")
-            )));
-        }
-        actions.push(Action::Deploy(Deploy {
-            to: "tmpfs",
-            timeout: Timeout {
-                seconds: DEPLOY_TIMEOUT_S,
-            },
-            images,
-        }));
+    if let Some((deploy, ctx)) = deploy_action(board, lava, o)? {
+        context = ctx;
+        actions.push(deploy);
         total += DEPLOY_TIMEOUT_S;
-    } else if let Some(r) = o.images.keys().next() {
-        return Err(LavaError::Invalid(format!(
-            "--image {r}=...: board {} boots the image on the board (boot_method = \"{}\"), \
-             LAVA deploys nothing",
-            board.name(),
-            lava.boot_method.as_str()
-        )));
     }
     for cycle in 1..=o.cycles {
         let last = cycle == o.cycles;
@@ -364,46 +319,7 @@ pub fn job_yaml(board: &Board, o: &JobOptions) -> Result<String, LavaError> {
     if let Some(b) = &o.bench {
         job_name.push_str(&format!(", benchmarks {} x{}", b.suite, b.runs));
         metadata.insert("perfguide.bench".to_string(), b.suite.clone());
-        // The board's [bench] setup lines as steps of their own, then the runner with its
-        // [bench] env (through `env`: a quoted assignment is no assignment to the shell).
-        let setup = board.bench();
-        let mut run = Vec::new();
-        if !setup.env.is_empty() {
-            run.push("env".to_string());
-            run.extend(setup.env.iter().map(|(k, v)| format!("{k}={v}")));
-        }
-        run.extend([
-            RUNNER.to_string(),
-            "run".into(),
-            "--repeat".into(),
-            b.runs.to_string(),
-            b.suite.clone(),
-        ]);
-        let mut steps = vec![format!("{RUNNER} version")];
-        steps.extend(setup.setup.iter().cloned());
-        steps.push(quote_argv(&run));
-        actions.push(Action::Test(Test {
-            timeout: Timeout {
-                seconds: b.timeout_s,
-            },
-            definitions: vec![Definition {
-                from: "inline",
-                name: BENCH_DEFINITION,
-                path: format!("inline/{BENCH_DEFINITION}.yaml"),
-                repository: TestDef {
-                    metadata: TestMetadata {
-                        format: "Lava-Test Test Definition 1.0",
-                        name: BENCH_DEFINITION,
-                        description: format!(
-                            "{RUNNER} runs the {} suite {} times; its framed output on the \
-                             console is read by `perfguide bench parse`",
-                            b.suite, b.runs
-                        ),
-                    },
-                    run: Steps { steps },
-                },
-            }],
-        }));
+        actions.push(bench_action(board, b));
         total += b.timeout_s;
     }
     let job = Job {
@@ -424,6 +340,121 @@ pub fn job_yaml(board: &Board, o: &JobOptions) -> Result<String, LavaError> {
         actions,
     };
     Ok(serde_yaml::to_string(&job)?)
+}
+
+/// The options a job cannot be made with.
+fn check_options(o: &JobOptions) -> Result<(), LavaError> {
+    if o.cycles == 0 {
+        return Err(LavaError::Invalid("--cycles must be at least 1".into()));
+    }
+    if let Some(b) = &o.bench {
+        if !valid_suite(&b.suite) {
+            return Err(LavaError::Invalid(format!(
+                "--bench {:?}: a suite name has only the characters [A-Za-z0-9._-] \
+                 (`perfguide-bench suites` lists them)",
+                b.suite
+            )));
+        }
+        if b.runs == 0 {
+            return Err(LavaError::Invalid("--runs must be at least 1".into()));
+        }
+    }
+    Ok(())
+}
+
+/// A job's context: the device's QEMU arguments LAVA does not set.
+type Context = BTreeMap<String, ContextValue>;
+
+/// A QEMU board's deploy action (its images at the URLs of `--image`) and the job's context
+/// (the rest of its QEMU arguments); none for a board that boots its own image, which takes
+/// no `--image`.
+fn deploy_action(
+    board: &Board,
+    lava: &LavaSection,
+    o: &JobOptions,
+) -> Result<Option<(Action, Context)>, LavaError> {
+    if lava.boot_method == LavaBootMethod::Qemu {
+        let split = split_qemu(board)?;
+        let mut images = BTreeMap::new();
+        for (role, image_arg) in split.images {
+            let url = o.images.get(&role).cloned().ok_or_else(|| {
+                LavaError::Invalid(format!(
+                    "board {}: no URL for the image {role:?} (`--image {role}=URL`)",
+                    board.name()
+                ))
+            })?;
+            images.insert(role, Image { url, image_arg });
+        }
+        if let Some(unused) = o.images.keys().find(|r| !images.contains_key(*r)) {
+            return Err(LavaError::Invalid(format!(
+                "--image {unused}=...: board {} has no image {unused:?} (its [qemu] args name {})",
+                board.name(),
+                images.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        return Ok(Some((
+            Action::Deploy(Deploy {
+                to: "tmpfs",
+                timeout: Timeout {
+                    seconds: DEPLOY_TIMEOUT_S,
+                },
+                images,
+            }),
+            split.context,
+        )));
+    } else if let Some(r) = o.images.keys().next() {
+        return Err(LavaError::Invalid(format!(
+            "--image {r}=...: board {} boots the image on the board (boot_method = \"{}\"), \
+             LAVA deploys nothing",
+            board.name(),
+            lava.boot_method.as_str()
+        )));
+    }
+    Ok(None)
+}
+
+/// The benchmark action: the board's [bench] setup lines as steps of their own, then the
+/// runner with its [bench] env.
+fn bench_action(board: &Board, b: &BenchStep) -> Action {
+    // The env through `env`: a quoted assignment is no assignment to the shell.
+    let setup = board.bench();
+    let mut run = Vec::new();
+    if !setup.env.is_empty() {
+        run.push("env".to_string());
+        run.extend(setup.env.iter().map(|(k, v)| format!("{k}={v}")));
+    }
+    run.extend([
+        RUNNER.to_string(),
+        "run".into(),
+        "--repeat".into(),
+        b.runs.to_string(),
+        b.suite.clone(),
+    ]);
+    let mut steps = vec![format!("{RUNNER} version")];
+    steps.extend(setup.setup.iter().cloned());
+    steps.push(quote_argv(&run));
+    Action::Test(Test {
+        timeout: Timeout {
+            seconds: b.timeout_s,
+        },
+        definitions: vec![Definition {
+            from: "inline",
+            name: BENCH_DEFINITION,
+            path: format!("inline/{BENCH_DEFINITION}.yaml"),
+            repository: TestDef {
+                metadata: TestMetadata {
+                    format: "Lava-Test Test Definition 1.0",
+                    name: BENCH_DEFINITION,
+                    description: format!(
+                        "{RUNNER} runs the {} suite {} times; its framed output on the \
+                         console is read by `perfguide bench parse`",
+                        b.suite, b.runs
+                    ),
+                },
+                run: Steps { steps },
+            },
+        }],
+    })
 }
 
 #[cfg(test)]
