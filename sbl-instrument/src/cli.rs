@@ -157,48 +157,7 @@ pub fn run(cmd: Cmd) -> Result<ExitCode, Error> {
             format,
             strict,
         } => {
-            let images = files
-                .iter()
-                .map(|f| inspect_path(f))
-                .collect::<Result<Vec<Image>, _>>()?;
-            let mut mismatch = false;
-            for i in &images {
-                i.root.walk(&mut |c, _| {
-                    if c.sha512 == HashStatus::Mismatch
-                        || c.hashes.iter().any(|h| h.status == "mismatch")
-                    {
-                        mismatch = true;
-                    }
-                });
-            }
-            let unknown: Vec<String> = images
-                .iter()
-                .filter(|i| {
-                    i.root.format == crate::Format::Raw.name() && i.root.components.is_empty()
-                })
-                .map(|i| i.path.clone())
-                .collect();
-            match format {
-                OutFormat::Json => print_json(&InspectReport::new(images))?,
-                OutFormat::Table => {
-                    for i in &images {
-                        print(&table::inspect_table(i));
-                    }
-                }
-            }
-            for u in &unknown {
-                eprintln!(
-                    "warning: {u}: no known image format (ELF, TI X.509, FIT, board config, appimage, uImage, Image, zImage, MLO): listed as raw bytes"
-                );
-            }
-            if strict && mismatch {
-                eprintln!("error: a stored digest does not match (--strict)");
-                return Ok(ExitCode::from(STRICT_FAILED));
-            }
-            if strict && !unknown.is_empty() {
-                eprintln!("error: a file is of no known image format (--strict)");
-                return Ok(ExitCode::from(STRICT_FAILED));
-            }
+            return inspect(&files, format, strict);
         }
         Cmd::Estimate {
             files,
@@ -208,41 +167,7 @@ pub fn run(cmd: Cmd) -> Result<ExitCode, Error> {
             media_file,
             format,
         } => {
-            let (id, rate, basis) = if let Some(r) = rate_mbps {
-                (
-                    "measured".to_string(),
-                    r / 8.0,
-                    format!("measured, {r} Mbit/s"),
-                )
-            } else if let Some(r) = rate_mbytes {
-                ("measured".to_string(), r, format!("measured, {r} MB/s"))
-            } else {
-                let id = medium.unwrap_or_default();
-                let table = media_table(media_file.as_ref())?;
-                let m = table.iter().find(|m| m.id == id).ok_or_else(|| {
-                    let ids: Vec<&str> = table.iter().map(|m| m.id.as_str()).collect();
-                    Error::Invalid(format!("unknown medium {id}; known: {}", ids.join(", ")))
-                })?;
-                (
-                    m.id.clone(),
-                    m.rate_mbytes_s,
-                    format!("{}: {}", m.basis, m.source),
-                )
-            };
-            if !(rate.is_finite() && rate > 0.0) {
-                return Err(Error::Invalid(format!(
-                    "rate {rate} MB/s: must be positive"
-                )));
-            }
-            let images = files
-                .iter()
-                .map(|f| inspect_path(f))
-                .collect::<Result<Vec<Image>, _>>()?;
-            let e = media::estimate(&images, &id, rate, &basis);
-            match format {
-                OutFormat::Json => print_json(&e)?,
-                OutFormat::Table => print(&table::estimate_table(&e)),
-            }
+            estimate(&files, medium, rate_mbps, rate_mbytes, media_file, format)?;
         }
         Cmd::Media { media_file, format } => {
             let t = media_table(media_file.as_ref())?;
@@ -303,4 +228,95 @@ pub fn run(cmd: Cmd) -> Result<ExitCode, Error> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `inspect`: the images' tables or JSON; with `strict`, a digest that does not match or an
+/// unknown file is exit status [`STRICT_FAILED`].
+fn inspect(files: &[PathBuf], format: OutFormat, strict: bool) -> Result<ExitCode, Error> {
+    let images = files
+        .iter()
+        .map(|f| inspect_path(f))
+        .collect::<Result<Vec<Image>, _>>()?;
+    let mut mismatch = false;
+    for i in &images {
+        i.root.walk(&mut |c, _| {
+            if c.sha512 == HashStatus::Mismatch || c.hashes.iter().any(|h| h.status == "mismatch") {
+                mismatch = true;
+            }
+        });
+    }
+    let unknown: Vec<String> = images
+        .iter()
+        .filter(|i| i.root.format == crate::Format::Raw.name() && i.root.components.is_empty())
+        .map(|i| i.path.clone())
+        .collect();
+    match format {
+        OutFormat::Json => print_json(&InspectReport::new(images))?,
+        OutFormat::Table => {
+            for i in &images {
+                print(&table::inspect_table(i));
+            }
+        }
+    }
+    for u in &unknown {
+        eprintln!(
+            "warning: {u}: no known image format (ELF, TI X.509, FIT, board config, appimage, uImage, Image, zImage, MLO): listed as raw bytes"
+        );
+    }
+    if strict && mismatch {
+        eprintln!("error: a stored digest does not match (--strict)");
+        return Ok(ExitCode::from(STRICT_FAILED));
+    }
+    if strict && !unknown.is_empty() {
+        eprintln!("error: a file is of no known image format (--strict)");
+        return Ok(ExitCode::from(STRICT_FAILED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `estimate`: load time of the images at a medium's rate, or at a measured one.
+fn estimate(
+    files: &[PathBuf],
+    medium: Option<String>,
+    rate_mbps: Option<f64>,
+    rate_mbytes: Option<f64>,
+    media_file: Option<PathBuf>,
+    format: OutFormat,
+) -> Result<(), Error> {
+    let (id, rate, basis) = if let Some(r) = rate_mbps {
+        (
+            "measured".to_string(),
+            r / 8.0,
+            format!("measured, {r} Mbit/s"),
+        )
+    } else if let Some(r) = rate_mbytes {
+        ("measured".to_string(), r, format!("measured, {r} MB/s"))
+    } else {
+        let id = medium.unwrap_or_default();
+        let table = media_table(media_file.as_ref())?;
+        let m = table.iter().find(|m| m.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = table.iter().map(|m| m.id.as_str()).collect();
+            Error::Invalid(format!("unknown medium {id}; known: {}", ids.join(", ")))
+        })?;
+        (
+            m.id.clone(),
+            m.rate_mbytes_s,
+            format!("{}: {}", m.basis, m.source),
+        )
+    };
+    if !(rate.is_finite() && rate > 0.0) {
+        return Err(Error::Invalid(format!(
+            "rate {rate} MB/s: must be positive"
+        )));
+    }
+    let images = files
+        .iter()
+        .map(|f| inspect_path(f))
+        .collect::<Result<Vec<Image>, _>>()?;
+    let e = media::estimate(&images, &id, rate, &basis);
+    match format {
+        OutFormat::Json => print_json(&e)?,
+        OutFormat::Table => print(&table::estimate_table(&e)),
+    }
+    Ok(())
 }
