@@ -278,12 +278,12 @@ pub fn extract(elf_data: &[u8], dump: &[u8], base: u64, cpu_mhz: Option<f64>) ->
         }
     }
     let (map, info) = profile_map(elf_data)?;
-    let d = Dump { data: dump, base };
-    let ptr = info.ptr_size();
-    let word = |b: &[u8], n: usize| info.read_word(b, n).unwrap_or(0);
-    let resolve = |p: u64| {
-        info.string_at(elf_data, p)
-            .unwrap_or_else(|| format!("{p:#x}"))
+    let c = Decoder {
+        map: &map,
+        info: &info,
+        elf: elf_data,
+        d: Dump { data: dump, base },
+        cpu_mhz,
     };
     let mut out = Extracted {
         entries: Vec::new(),
@@ -295,140 +295,184 @@ pub fn extract(elf_data: &[u8], dump: &[u8], base: u64, cpu_mhz: Option<f64>) ->
         extra: BTreeMap::new(),
         warnings: Vec::new(),
     };
-    let sym = |n: &str| map.symbols.get(n).cloned().flatten();
     match map.flavor {
-        Flavor::Pdk => {
-            let log = sym("sblProfileLog")
-                .ok_or_else(|| Error::SymbolNotFound("sblProfileLog".into()))?;
-            let cap = map.capacity;
-            let log_len = mul(cap, map.entry_size, "sblProfileLog (capacity)", log.addr)?;
-            let bytes = d.read(log.addr, log_len, "sblProfileLog")?;
-            let read_u32 = |name: &str, out: &mut Extracted| -> Option<u64> {
-                let s = sym(name)?;
-                if !d.contains(s.addr, 4) {
-                    out.warnings
-                        .push(format!("{name} at {:#x} is outside the dump", s.addr));
-                    return None;
-                }
-                d.read(s.addr, 4, name).ok().map(|b| word(b, 4))
-            };
-            let indx = read_u32("sblProfileLogIndx", &mut out);
-            let ovf = read_u32("sblProfileLogOvrFlw", &mut out);
-            // The exported pointers, when the dump holds them, must point at the log.
-            for (pname, target) in [
-                ("sblProfileLogAddr", Some(log.addr)),
-                (
-                    "sblProfileLogIndxAddr",
-                    sym("sblProfileLogIndx").map(|s| s.addr),
-                ),
-                (
-                    "sblProfileLogOvrFlwAddr",
-                    sym("sblProfileLogOvrFlw").map(|s| s.addr),
-                ),
-            ] {
-                if let (Some(p), Some(t)) = (sym(pname), target) {
-                    if d.contains(p.addr, ptr as u64) {
-                        let v = word(d.read(p.addr, ptr as u64, pname)?, ptr);
-                        if v != 0 && v != t {
-                            out.warnings
-                                .push(format!("{pname} holds {v:#x}, expected {t:#x}"));
-                        }
-                    }
-                }
-            }
-            let entry_at = |i: u64| {
-                let e = &bytes[(i * map.entry_size) as usize..];
-                (word(e, ptr), word(&e[ptr..], 4), word(&e[ptr + 4..], 4))
-            };
-            let order: Vec<u64> = match indx {
-                Some(ix) => {
-                    out.overflow = ix > cap || ovf.unwrap_or(0) != 0;
-                    if out.overflow {
-                        let start = ix % cap.max(1);
-                        (0..cap).map(|k| (start + k) % cap).collect()
-                    } else {
-                        (0..ix.min(cap)).collect()
-                    }
-                }
-                None => {
-                    out.overflow = ovf.unwrap_or(0) != 0;
-                    out.warnings.push(
-                        "sblProfileLogIndx unavailable: entries read up to the first null fxn"
-                            .into(),
-                    );
-                    (0..cap).take_while(|i| entry_at(*i).0 != 0).collect()
-                }
-            };
-            for i in order {
-                let (fxn, line, cycle) = entry_at(i);
-                let e = Entry {
-                    fxn: resolve(fxn),
-                    line: Some(line as u32),
-                    cycle,
-                    timestamp_us: ts(cycle, cpu_mhz),
-                };
-                out.sbl_profile.push(SblPoint {
-                    run: 0,
-                    name: e.fxn.clone(),
-                    duration_us: None,
-                    timestamp_us: e.timestamp_us,
-                    src_line: e.line,
-                    cycle: Some(cycle),
-                });
-                out.entries.push(e);
-            }
-            if let (Some(f), Some(l)) = (out.entries.first(), out.entries.last()) {
-                out.sbl_total_us = ts(l.cycle.saturating_sub(f.cycle), cpu_mhz);
-            }
+        Flavor::Pdk => extract_pdk(&c, &mut out)?,
+        Flavor::McuPlus => extract_mcu_plus(&c, &mut out)?,
+    }
+    Ok(out)
+}
+
+/// What decoding a dump needs: the log's layout, the ELF and its symbols, the dump, the
+/// CPU clock.
+struct Decoder<'a> {
+    map: &'a ProfileMap,
+    info: &'a ElfInfo,
+    elf: &'a [u8],
+    d: Dump<'a>,
+    cpu_mhz: Option<f64>,
+}
+
+impl Decoder<'_> {
+    /// A word of `n` bytes at the start of `b`, in the ELF's byte order (0 when short).
+    fn word(&self, b: &[u8], n: usize) -> u64 {
+        self.info.read_word(b, n).unwrap_or(0)
+    }
+
+    /// The string a pointer points at in the ELF, or the pointer in hex.
+    fn resolve(&self, p: u64) -> String {
+        self.info
+            .string_at(self.elf, p)
+            .unwrap_or_else(|| format!("{p:#x}"))
+    }
+
+    /// A symbol of the log, if the ELF has it.
+    fn sym(&self, n: &str) -> Option<SymbolLoc> {
+        self.map.symbols.get(n).cloned().flatten()
+    }
+}
+
+/// The PDK SBL's log: `sblProfileLog` entries (function, line, cycle), its index and
+/// overflow flag.
+fn extract_pdk(c: &Decoder<'_>, out: &mut Extracted) -> Result<()> {
+    let ptr = c.info.ptr_size();
+    let log = c
+        .sym("sblProfileLog")
+        .ok_or_else(|| Error::SymbolNotFound("sblProfileLog".into()))?;
+    let cap = c.map.capacity;
+    let log_len = mul(cap, c.map.entry_size, "sblProfileLog (capacity)", log.addr)?;
+    let bytes = c.d.read(log.addr, log_len, "sblProfileLog")?;
+    let read_u32 = |name: &str, out: &mut Extracted| -> Option<u64> {
+        let s = c.sym(name)?;
+        if !c.d.contains(s.addr, 4) {
+            out.warnings
+                .push(format!("{name} at {:#x} is outside the dump", s.addr));
+            return None;
         }
-        Flavor::McuPlus => {
-            let obj =
-                sym("gProfileObj").ok_or_else(|| Error::SymbolNotFound("gProfileObj".into()))?;
-            let head = map.entries_offset + map.entry_size * MCU_MAX_LOGS;
-            let bytes = d.read(obj.addr, head + 16, "gProfileObj")?;
-            let n = word(bytes, 4);
-            out.overflow = n > MCU_MAX_LOGS;
-            for (k, key) in [
-                "appimage_size",
-                "boot_media_id",
-                "boot_media_clk",
-                "num_cores",
-            ]
-            .iter()
-            .enumerate()
-            {
-                out.extra.insert(
-                    key.to_string(),
-                    word(&bytes[(head + 4 * k as u64) as usize..], 4),
-                );
-            }
-            let mut prev: Option<u64> = None;
-            for i in 0..n.min(MCU_MAX_LOGS) {
-                let e = &bytes[(map.entries_offset + i * map.entry_size) as usize..];
-                let cycle = word(&e[ptr..], 4);
-                let entry = Entry {
-                    fxn: resolve(word(e, ptr)),
-                    line: None,
-                    cycle,
-                    timestamp_us: ts(cycle, cpu_mhz),
-                };
-                if let Some(p) = prev {
-                    out.sbl_profile.push(SblPoint {
-                        run: 0,
-                        name: entry.fxn.clone(),
-                        duration_us: ts(cycle.wrapping_sub(p) & 0xffff_ffff, cpu_mhz),
-                        timestamp_us: None,
-                        src_line: None,
-                        cycle: None,
-                    });
+        c.d.read(s.addr, 4, name).ok().map(|b| c.word(b, 4))
+    };
+    let indx = read_u32("sblProfileLogIndx", out);
+    let ovf = read_u32("sblProfileLogOvrFlw", out);
+    // The exported pointers, when the dump holds them, must point at the log.
+    for (pname, target) in [
+        ("sblProfileLogAddr", Some(log.addr)),
+        (
+            "sblProfileLogIndxAddr",
+            c.sym("sblProfileLogIndx").map(|s| s.addr),
+        ),
+        (
+            "sblProfileLogOvrFlwAddr",
+            c.sym("sblProfileLogOvrFlw").map(|s| s.addr),
+        ),
+    ] {
+        if let (Some(p), Some(t)) = (c.sym(pname), target) {
+            if c.d.contains(p.addr, ptr as u64) {
+                let v = c.word(c.d.read(p.addr, ptr as u64, pname)?, ptr);
+                if v != 0 && v != t {
+                    out.warnings
+                        .push(format!("{pname} holds {v:#x}, expected {t:#x}"));
                 }
-                prev = Some(cycle);
-                out.entries.push(entry);
-            }
-            if let (Some(f), Some(l)) = (out.entries.first(), out.entries.last()) {
-                out.sbl_total_us = ts(l.cycle.wrapping_sub(f.cycle) & 0xffff_ffff, cpu_mhz);
             }
         }
     }
-    Ok(out)
+    let entry_at = |i: u64| {
+        let e = &bytes[(i * c.map.entry_size) as usize..];
+        (
+            c.word(e, ptr),
+            c.word(&e[ptr..], 4),
+            c.word(&e[ptr + 4..], 4),
+        )
+    };
+    let order: Vec<u64> = match indx {
+        Some(ix) => {
+            out.overflow = ix > cap || ovf.unwrap_or(0) != 0;
+            if out.overflow {
+                let start = ix % cap.max(1);
+                (0..cap).map(|k| (start + k) % cap).collect()
+            } else {
+                (0..ix.min(cap)).collect()
+            }
+        }
+        None => {
+            out.overflow = ovf.unwrap_or(0) != 0;
+            out.warnings.push(
+                "sblProfileLogIndx unavailable: entries read up to the first null fxn".into(),
+            );
+            (0..cap).take_while(|i| entry_at(*i).0 != 0).collect()
+        }
+    };
+    for i in order {
+        let (fxn, line, cycle) = entry_at(i);
+        let e = Entry {
+            fxn: c.resolve(fxn),
+            line: Some(line as u32),
+            cycle,
+            timestamp_us: ts(cycle, c.cpu_mhz),
+        };
+        out.sbl_profile.push(SblPoint {
+            run: 0,
+            name: e.fxn.clone(),
+            duration_us: None,
+            timestamp_us: e.timestamp_us,
+            src_line: e.line,
+            cycle: Some(cycle),
+        });
+        out.entries.push(e);
+    }
+    if let (Some(f), Some(l)) = (out.entries.first(), out.entries.last()) {
+        out.sbl_total_us = ts(l.cycle.saturating_sub(f.cycle), c.cpu_mhz);
+    }
+    Ok(())
+}
+
+/// The MCU+ SBL's log: `gProfileObj` (function, cycle) and its boot media fields.
+fn extract_mcu_plus(c: &Decoder<'_>, out: &mut Extracted) -> Result<()> {
+    let ptr = c.info.ptr_size();
+    let obj = c
+        .sym("gProfileObj")
+        .ok_or_else(|| Error::SymbolNotFound("gProfileObj".into()))?;
+    let head = c.map.entries_offset + c.map.entry_size * MCU_MAX_LOGS;
+    let bytes = c.d.read(obj.addr, head + 16, "gProfileObj")?;
+    let n = c.word(bytes, 4);
+    out.overflow = n > MCU_MAX_LOGS;
+    for (k, key) in [
+        "appimage_size",
+        "boot_media_id",
+        "boot_media_clk",
+        "num_cores",
+    ]
+    .iter()
+    .enumerate()
+    {
+        out.extra.insert(
+            key.to_string(),
+            c.word(&bytes[(head + 4 * k as u64) as usize..], 4),
+        );
+    }
+    let mut prev: Option<u64> = None;
+    for i in 0..n.min(MCU_MAX_LOGS) {
+        let e = &bytes[(c.map.entries_offset + i * c.map.entry_size) as usize..];
+        let cycle = c.word(&e[ptr..], 4);
+        let entry = Entry {
+            fxn: c.resolve(c.word(e, ptr)),
+            line: None,
+            cycle,
+            timestamp_us: ts(cycle, c.cpu_mhz),
+        };
+        if let Some(p) = prev {
+            out.sbl_profile.push(SblPoint {
+                run: 0,
+                name: entry.fxn.clone(),
+                duration_us: ts(cycle.wrapping_sub(p) & 0xffff_ffff, c.cpu_mhz),
+                timestamp_us: None,
+                src_line: None,
+                cycle: None,
+            });
+        }
+        prev = Some(cycle);
+        out.entries.push(entry);
+    }
+    if let (Some(f), Some(l)) = (out.entries.first(), out.entries.last()) {
+        out.sbl_total_us = ts(l.cycle.wrapping_sub(f.cycle) & 0xffff_ffff, c.cpu_mhz);
+    }
+    Ok(())
 }
