@@ -486,25 +486,13 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         .add("apt", &apt_fingerprint())
         .finish();
     let previous = Manifest::load(&artifacts.manifest).ok();
-    if !opts.force {
-        if let Some(m) = &previous {
-            if m.quick_key == quick_key && m.files_intact(&out_dir, false) {
-                if !opts.quiet {
-                    eprintln!(
-                        "perfguide image: {} is up to date (cache key {}) in {}",
-                        opts.board,
-                        &m.cache_key[..16],
-                        out_dir.display()
-                    );
-                }
-                return Ok(BuildOutcome {
-                    artifacts,
-                    manifest: m.clone(),
-                    cached: true,
-                    seconds: t0.elapsed().as_secs_f64(),
-                });
-            }
-        }
+    if let Some(m) = quick_hit(opts, previous.as_ref(), &quick_key, &out_dir) {
+        return Ok(BuildOutcome {
+            artifacts,
+            manifest: m,
+            cached: true,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
     }
 
     let log = cache.join("logs").join(format!("image-{}.log", opts.board));
@@ -523,24 +511,13 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         k.add(n, v);
     }
     let cache_key = k.finish();
-    if !opts.force {
-        if let Some(mut m) = previous {
-            if m.cache_key == cache_key && m.files_intact(&out_dir, true) {
-                m.quick_key = quick_key;
-                m.save(&artifacts.manifest)?;
-                r.progress(&format!(
-                    "{} is up to date (cache key {})",
-                    opts.board,
-                    &cache_key[..16]
-                ));
-                return Ok(BuildOutcome {
-                    artifacts,
-                    manifest: m,
-                    cached: true,
-                    seconds: t0.elapsed().as_secs_f64(),
-                });
-            }
-        }
+    if let Some(m) = full_hit(&r, opts, previous, &cache_key, &quick_key, &artifacts)? {
+        return Ok(BuildOutcome {
+            artifacts,
+            manifest: m,
+            cached: true,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
     }
 
     // The old image is no longer valid from here on.
@@ -556,198 +533,33 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     let debs_dir = cache.join("debs");
 
     // Packages.
-    let all: Vec<apt::Package> = [&res.kernel, &res.busybox]
-        .into_iter()
-        .chain(&res.benches)
-        .chain(&res.libs)
-        .cloned()
-        .collect();
-    let debs = r.step(
-        &format!("download {} arm64 packages (apt-get download)", all.len()),
-        || apt::download(&r, &debs_dir, &all),
-    )?;
-    let pkg_dir = |p: &apt::Package| work.join("pkgs").join(&p.name);
-    let sysroot = work.join("sysroot");
-    r.step("unpack packages (dpkg-deb -x)", || {
-        for (i, p) in all.iter().enumerate() {
-            if res.libs.contains(p) {
-                apt::extract(&r, &debs[i], &sysroot)?;
-            } else {
-                apt::extract(&r, &debs[i], &pkg_dir(p))?;
-            }
-        }
-        Ok(())
-    })?;
+    unpack_packages(&r, &res, &debs_dir, &work)?;
 
-    // U-Boot, cached by its own key: the layer's fragments, then the profile's lines.
-    let mut fragments = layer::fragments(&section.uboot_fragments)?;
-    fragments.push(uboot::Fragment::from_lines(
-        &format!("{} [image] uboot_fragment", opts.board),
-        &section.uboot_fragment,
-    ));
-    let mut ub_key = KeyBuilder::default();
-    ub_key
-        .add("recipe", UBOOT_RECIPE_VERSION)
-        .add("source", &res.uboot_source)
-        .add("version", &res.uboot_version)
-        .add("defconfig", &section.uboot_defconfig);
-    for f in &fragments {
-        ub_key.add(&format!("fragment {}", f.name), &f.text);
-    }
-    let ub_key = ub_key.finish();
-    let ub_dir = cache
-        .join("build")
-        .join(format!("u-boot-{}", &ub_key[..16]));
-    let ub_cached = ub_dir.join("u-boot.bin");
-    let ub_bin = if uboot::OUTPUTS.iter().all(|n| ub_dir.join(n).exists()) && !opts.force {
-        r.progress(&format!(
-            "u-boot {}: cached build {}",
-            res.uboot_version,
-            ub_cached.display()
-        ));
-        ub_cached
-    } else {
-        let src = fetch_source(
-            &r,
-            cache,
-            &res.uboot_source,
-            &res.uboot_version,
-            &work.join("u-boot-src"),
-        )?;
-        r.step(
-            &format!(
-                "build U-Boot {} ({} + {}, -j{})",
-                res.uboot_version,
-                section.uboot_defconfig,
-                fragments
-                    .iter()
-                    .map(|f| f.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-                opts.jobs
-            ),
-            || {
-                let bin = uboot::build_reference(
-                    &r,
-                    &src,
-                    &work.join("u-boot-build"),
-                    &section.uboot_defconfig,
-                    &fragments,
-                    opts.jobs.max(1),
-                )?;
-                std::fs::create_dir_all(&ub_dir)?;
-                let built = bin.parent().expect("has a parent");
-                for name in uboot::OUTPUTS {
-                    std::fs::copy(built.join(name), ub_dir.join(name))?;
-                }
-                // The trees are large and the binary is kept by key: drop them now.
-                for d in ["u-boot-src", "u-boot-build"] {
-                    let _ = std::fs::remove_dir_all(work.join(d));
-                }
-                Ok(ub_cached.clone())
-            },
-        )?
-    };
+    let (ub_bin, ub_dir) = build_uboot(&r, opts, &section, &res, &work)?;
 
-    // Benchmarks built static from source, each cached by its own key.
-    for p in &res.statics {
-        let recipe = static_bench::recipe(&p.name)?;
-        let key = KeyBuilder::default()
-            .add("recipe", STATIC_RECIPE_VERSION)
-            .add("source", &p.source)
-            .add("version", &p.source_version)
-            .add("build", &format!("{recipe:?}"))
-            .finish();
-        let dir = cache
-            .join("build")
-            .join(format!("{}-{}", p.source, &key[..16]));
-        let programs: Vec<PathBuf> = recipe.programs.iter().map(|n| dir.join(n)).collect();
-        if !opts.force && programs.iter().all(|f| f.exists()) {
-            r.progress(&format!(
-                "{} {}: cached static build {}",
-                p.source,
-                p.source_version,
-                dir.display()
-            ));
-        } else {
-            let src = fetch_source(
-                &r,
-                cache,
-                &p.source,
-                &p.source_version,
-                &work.join(format!("{}-src", p.source)),
-            )?;
-            r.step(
-                &format!(
-                    "build {} {} static for arm64 (-j{})",
-                    p.source, p.source_version, opts.jobs
-                ),
-                || {
-                    let tmp = dir.with_extension("tmp");
-                    let _ = std::fs::remove_dir_all(&tmp);
-                    recipe.build(&r, &src, &tmp, opts.jobs.max(1))?;
-                    let _ = std::fs::remove_dir_all(&dir);
-                    std::fs::rename(&tmp, &dir)?;
-                    let _ = std::fs::remove_dir_all(&src);
-                    Ok(())
-                },
-            )?;
-        }
-        targets.extend(programs);
-    }
+    targets.extend(build_statics(&r, opts, &res, &work)?);
 
     // Kernel.
     let boot = work.join("boot");
     std::fs::create_dir_all(boot.join("extlinux"))?;
-    let kdir = pkg_dir(&res.kernel);
-    let release = r.step(&format!("kernel {} -> Image", res.kernel.name), || {
-        let (vmlinuz, release) = kernel::find_vmlinuz(&kdir)?;
-        kernel::to_image(&r, &vmlinuz, &boot.join("Image"))?;
-        if kernel::config_value(&kdir, &release, "CONFIG_PRINTK_TIME").as_deref() != Some("y") {
-            r.progress("warning: the kernel has no CONFIG_PRINTK_TIME=y");
-        }
-        for sym in ["CONFIG_BLK_DEV_INITRD", "CONFIG_RD_ZSTD"] {
-            if kernel::config_value(&kdir, &release, sym).as_deref() != Some("y") {
-                bail!("kernel {release} lacks {sym}=y, which the zstd initramfs needs");
-            }
-        }
-        Ok(release)
-    })?;
+    let kdir = pkg_dir(&work, &res.kernel);
+    let release = kernel_image(&r, &res.kernel.name, &kdir, &boot)?;
 
     // Root file system.
-    for src in &sources {
-        let name = src.file_name().unwrap_or_default().to_string_lossy();
-        targets.push(r.step(&format!("target program {name}"), || {
-            build_target_program(&r, src, &work.join("target-programs"))
-        })?);
-    }
     let root = work.join("rootfs");
-    let bench_dirs: Vec<PathBuf> = res.benches.iter().map(pkg_dir).collect();
-    let info = r.step("root file system (busybox, benchmarks, libraries)", || {
-        rootfs::populate(
-            &root,
-            &rootfs::RootfsInputs {
-                busybox: &pkg_dir(&res.busybox),
-                benches: &bench_dirs,
-                sysroot: &sysroot,
-                target_files: &targets,
-                hostname: &section.hostname,
-            },
-        )
-    })?;
-    let modules = r.step("kernel modules for the initramfs", || {
-        kernel::install_modules(&kdir, &release, &root, &section.modules)
-    })?;
-    r.progress(&format!(
-        "rootfs: {} programs, {} shared objects, modules: {}",
-        info.programs.len(),
-        info.libraries.len(),
-        if modules.is_empty() {
-            "none".to_string()
-        } else {
-            modules.join(" ")
-        }
-    ));
+    let (info, modules) = root_fs(
+        &r,
+        &section,
+        &res,
+        &work,
+        &RootFsParts {
+            sources: &sources,
+            targets,
+            root: &root,
+            kdir: &kdir,
+            release: &release,
+        },
+    )?;
     // Fixed timestamps: the same inputs give the same bytes.
     let epoch: i64 = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
@@ -758,76 +570,12 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
     })?;
 
     // Disk.
-    let cmdline = match &section.quiet_kernel_args {
-        Some(_) => format!("{} ${{{}}}", section.cmdline(), env::ARGS_VAR),
-        None => section.cmdline(),
-    };
-    std::fs::write(
-        boot.join("extlinux/extlinux.conf"),
-        disk::extlinux_conf(&opts.board, &cmdline),
-    )?;
-    let disk_tmp = work.join("disk.img");
-    r.step("disk image (sfdisk + mkfs.ext4 -d)", || {
-        rootfs::set_mtimes(&r, &boot, &rootfs::list_paths(&boot)?, epoch)?;
-        disk::build(&r, &boot, &disk_tmp, epoch, section.scratch_mib)
-    })?;
+    let (cmdline, disk_tmp) = disk_image(&r, opts, &section, &boot, &work, epoch)?;
 
     // Publish.
     std::fs::create_dir_all(&out_dir)?;
-    let entry = |name: &str, path: &Path| -> anyhow::Result<FileEntry> {
-        Ok(FileEntry {
-            name: name.to_string(),
-            sha256: sha256_file(path)?,
-            size: std::fs::metadata(path)?.len(),
-        })
-    };
-    let mut files = Vec::new();
-    // Replaced by rename, never rewritten in place: a QEMU still running from the old
-    // files keeps reading them.
-    let ub_tmp = out_dir.join("u-boot.bin.tmp");
-    std::fs::copy(&ub_bin, &ub_tmp)?;
-    std::fs::rename(&ub_tmp, &artifacts.u_boot)?;
-    files.push(entry("u-boot.bin", &artifacts.u_boot)?);
-    std::fs::rename(&disk_tmp, &artifacts.disk)?;
-    files.push(entry("disk.img", &artifacts.disk)?);
-    for (name, p) in [
-        ("disk.img:/Image", boot.join("Image")),
-        ("disk.img:/initrd.img", boot.join("initrd.img")),
-        (
-            "disk.img:/extlinux/extlinux.conf",
-            boot.join("extlinux/extlinux.conf"),
-        ),
-    ] {
-        files.push(entry(name, &p)?);
-    }
-    if let Some(args) = &section.quiet_kernel_args {
-        let bank = section.uboot_env_flash_bytes.with_context(|| {
-            "[image] quiet_kernel_args needs uboot_env_flash_bytes (the size of the flash bank \
-             that holds U-Boot's environment)"
-        })?;
-        r.step("U-Boot environment flash, loud and quiet", || {
-            let config = std::fs::read_to_string(ub_dir.join(".config"))?;
-            let layout = env::EnvLayout::from_config(&config)?;
-            let builtin =
-                env::parse_initial_env(&std::fs::read_to_string(ub_dir.join(uboot::INITIAL_ENV))?)?;
-            for (kind, path) in [
-                (env::EnvKind::Loud, &artifacts.env_loud),
-                (env::EnvKind::Quiet, &artifacts.env_quiet),
-            ] {
-                let block = env::block(&env::variables(&builtin, kind, args), layout.size)?;
-                let tmp = path.with_extension("bin.tmp");
-                env::write_flash(&tmp, &block, layout, bank)?;
-                std::fs::rename(&tmp, path)?;
-            }
-            Ok(())
-        })?;
-        files.push(entry(ENV_LOUD, &artifacts.env_loud)?);
-        files.push(entry(ENV_QUIET, &artifacts.env_quiet)?);
-    } else {
-        for p in [&artifacts.env_loud, &artifacts.env_quiet] {
-            let _ = std::fs::remove_file(p);
-        }
-    }
+    let mut files = publish(&ub_bin, &disk_tmp, &boot, &artifacts)?;
+    files.extend(env_flash(&r, &section, &ub_dir, &artifacts)?);
     let mut packages = versions;
     packages.insert("kernel-release".into(), release);
     let manifest = Manifest {
@@ -858,6 +606,409 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildOutcome> {
         cached: false,
         seconds: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// The previous image, when its quick key (the local inputs and apt's lists) is this build's
+/// and its files are intact: nothing to do.
+fn quick_hit(
+    opts: &BuildOptions,
+    previous: Option<&Manifest>,
+    quick_key: &str,
+    out_dir: &Path,
+) -> Option<Manifest> {
+    let m = previous.filter(|_| !opts.force)?;
+    if m.quick_key != quick_key || !m.files_intact(out_dir, false) {
+        return None;
+    }
+    if !opts.quiet {
+        eprintln!(
+            "perfguide image: {} is up to date (cache key {}) in {}",
+            opts.board,
+            &m.cache_key[..16],
+            out_dir.display()
+        );
+    }
+    Some(m.clone())
+}
+
+/// The previous image, when its full key (the local inputs and the resolved package
+/// versions) is this build's and its files hash as recorded: its manifest, with the new
+/// quick key saved.
+fn full_hit(
+    r: &Runner,
+    opts: &BuildOptions,
+    previous: Option<Manifest>,
+    cache_key: &str,
+    quick_key: &str,
+    artifacts: &ImageArtifacts,
+) -> anyhow::Result<Option<Manifest>> {
+    let Some(mut m) = previous.filter(|_| !opts.force) else {
+        return Ok(None);
+    };
+    let out_dir = artifacts.manifest.parent().unwrap_or(Path::new("."));
+    if m.cache_key != cache_key || !m.files_intact(out_dir, true) {
+        return Ok(None);
+    }
+    m.quick_key = quick_key.to_string();
+    m.save(&artifacts.manifest)?;
+    r.progress(&format!(
+        "{} is up to date (cache key {})",
+        opts.board,
+        &cache_key[..16]
+    ));
+    Ok(Some(m))
+}
+
+/// The disk: extlinux.conf with the kernel command line (U-Boot's variable added when the
+/// profile boots quiet at will), then the partitioned image. The command line and the disk.
+fn disk_image(
+    r: &Runner,
+    opts: &BuildOptions,
+    section: &ImageSection,
+    boot: &Path,
+    work: &Path,
+    epoch: i64,
+) -> anyhow::Result<(String, PathBuf)> {
+    let cmdline = match &section.quiet_kernel_args {
+        Some(_) => format!("{} ${{{}}}", section.cmdline(), env::ARGS_VAR),
+        None => section.cmdline(),
+    };
+    std::fs::write(
+        boot.join("extlinux/extlinux.conf"),
+        disk::extlinux_conf(&opts.board, &cmdline),
+    )?;
+    let disk_tmp = work.join("disk.img");
+    r.step("disk image (sfdisk + mkfs.ext4 -d)", || {
+        rootfs::set_mtimes(r, boot, &rootfs::list_paths(boot)?, epoch)?;
+        disk::build(r, boot, &disk_tmp, epoch, section.scratch_mib)
+    })?;
+    Ok((cmdline, disk_tmp))
+}
+
+/// The directory a package is unpacked into.
+fn pkg_dir(work: &Path, p: &apt::Package) -> PathBuf {
+    work.join("pkgs").join(&p.name)
+}
+
+/// The packages downloaded and unpacked: the libraries into `sysroot`, each other package
+/// into its own directory ([`pkg_dir`]).
+fn unpack_packages(r: &Runner, res: &Resolved, debs_dir: &Path, work: &Path) -> anyhow::Result<()> {
+    let all: Vec<apt::Package> = [&res.kernel, &res.busybox]
+        .into_iter()
+        .chain(&res.benches)
+        .chain(&res.libs)
+        .cloned()
+        .collect();
+    let debs = r.step(
+        &format!("download {} arm64 packages (apt-get download)", all.len()),
+        || apt::download(r, debs_dir, &all),
+    )?;
+    let sysroot = work.join("sysroot");
+    r.step("unpack packages (dpkg-deb -x)", || {
+        for (i, p) in all.iter().enumerate() {
+            if res.libs.contains(p) {
+                apt::extract(r, &debs[i], &sysroot)?;
+            } else {
+                apt::extract(r, &debs[i], &pkg_dir(work, p))?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// What the root file system is made of besides the packages.
+struct RootFsParts<'a> {
+    /// The target programs' sources, built here.
+    sources: &'a [PathBuf],
+    /// Files put in as they are (the static benchmarks' programs).
+    targets: Vec<PathBuf>,
+    /// Where the tree is made.
+    root: &'a Path,
+    /// The kernel package's directory and release (its modules).
+    kdir: &'a Path,
+    release: &'a str,
+}
+
+/// The root file system: busybox, the benchmarks, their libraries, the target programs and
+/// the kernel modules the profile names; what went in.
+fn root_fs(
+    r: &Runner,
+    section: &ImageSection,
+    res: &Resolved,
+    work: &Path,
+    parts: &RootFsParts<'_>,
+) -> anyhow::Result<(rootfs::RootfsInfo, Vec<String>)> {
+    let mut targets = parts.targets.clone();
+    let (root, kdir, release) = (parts.root, parts.kdir, parts.release);
+    let pkg_dir = |p: &apt::Package| pkg_dir(work, p);
+    let sysroot = work.join("sysroot");
+    for src in parts.sources {
+        let name = src.file_name().unwrap_or_default().to_string_lossy();
+        targets.push(r.step(&format!("target program {name}"), || {
+            build_target_program(r, src, &work.join("target-programs"))
+        })?);
+    }
+    let bench_dirs: Vec<PathBuf> = res.benches.iter().map(pkg_dir).collect();
+    let info = r.step("root file system (busybox, benchmarks, libraries)", || {
+        rootfs::populate(
+            root,
+            &rootfs::RootfsInputs {
+                busybox: &pkg_dir(&res.busybox),
+                benches: &bench_dirs,
+                sysroot: &sysroot,
+                target_files: &targets,
+                hostname: &section.hostname,
+            },
+        )
+    })?;
+    let modules = r.step("kernel modules for the initramfs", || {
+        kernel::install_modules(kdir, release, root, &section.modules)
+    })?;
+    r.progress(&format!(
+        "rootfs: {} programs, {} shared objects, modules: {}",
+        info.programs.len(),
+        info.libraries.len(),
+        if modules.is_empty() {
+            "none".to_string()
+        } else {
+            modules.join(" ")
+        }
+    ));
+    Ok((info, modules))
+}
+
+/// The built files put in the image directory, each replaced by rename, never rewritten in
+/// place (a QEMU still running from the old files keeps reading them); their entries, with
+/// the disk's boot files.
+fn publish(
+    ub_bin: &Path,
+    disk_tmp: &Path,
+    boot: &Path,
+    artifacts: &ImageArtifacts,
+) -> anyhow::Result<Vec<FileEntry>> {
+    let mut files = Vec::new();
+    let ub_tmp = artifacts.u_boot.with_extension("bin.tmp");
+    std::fs::copy(ub_bin, &ub_tmp)?;
+    std::fs::rename(&ub_tmp, &artifacts.u_boot)?;
+    files.push(file_entry("u-boot.bin", &artifacts.u_boot)?);
+    std::fs::rename(disk_tmp, &artifacts.disk)?;
+    files.push(file_entry("disk.img", &artifacts.disk)?);
+    for (name, p) in [
+        ("disk.img:/Image", boot.join("Image")),
+        ("disk.img:/initrd.img", boot.join("initrd.img")),
+        (
+            "disk.img:/extlinux/extlinux.conf",
+            boot.join("extlinux/extlinux.conf"),
+        ),
+    ] {
+        files.push(file_entry(name, &p)?);
+    }
+    Ok(files)
+}
+
+/// U-Boot, cached by its own key: the layer's fragments, then the profile's lines. Returns
+/// the binary and the directory of its cached build.
+fn build_uboot(
+    r: &Runner,
+    opts: &BuildOptions,
+    section: &ImageSection,
+    res: &Resolved,
+    work: &Path,
+) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let mut fragments = layer::fragments(&section.uboot_fragments)?;
+    fragments.push(uboot::Fragment::from_lines(
+        &format!("{} [image] uboot_fragment", opts.board),
+        &section.uboot_fragment,
+    ));
+    let mut ub_key = KeyBuilder::default();
+    ub_key
+        .add("recipe", UBOOT_RECIPE_VERSION)
+        .add("source", &res.uboot_source)
+        .add("version", &res.uboot_version)
+        .add("defconfig", &section.uboot_defconfig);
+    for f in &fragments {
+        ub_key.add(&format!("fragment {}", f.name), &f.text);
+    }
+    let ub_key = ub_key.finish();
+    let ub_dir = opts
+        .cache
+        .join("build")
+        .join(format!("u-boot-{}", &ub_key[..16]));
+    let ub_cached = ub_dir.join("u-boot.bin");
+    let ub_bin = if uboot::OUTPUTS.iter().all(|n| ub_dir.join(n).exists()) && !opts.force {
+        r.progress(&format!(
+            "u-boot {}: cached build {}",
+            res.uboot_version,
+            ub_cached.display()
+        ));
+        ub_cached
+    } else {
+        let src = fetch_source(
+            r,
+            &opts.cache,
+            &res.uboot_source,
+            &res.uboot_version,
+            &work.join("u-boot-src"),
+        )?;
+        r.step(
+            &format!(
+                "build U-Boot {} ({} + {}, -j{})",
+                res.uboot_version,
+                section.uboot_defconfig,
+                fragments
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                opts.jobs
+            ),
+            || {
+                let bin = uboot::build_reference(
+                    r,
+                    &src,
+                    &work.join("u-boot-build"),
+                    &section.uboot_defconfig,
+                    &fragments,
+                    opts.jobs.max(1),
+                )?;
+                std::fs::create_dir_all(&ub_dir)?;
+                let built = bin.parent().expect("has a parent");
+                for name in uboot::OUTPUTS {
+                    std::fs::copy(built.join(name), ub_dir.join(name))?;
+                }
+                // The trees are large and the binary is kept by key: drop them now.
+                for d in ["u-boot-src", "u-boot-build"] {
+                    let _ = std::fs::remove_dir_all(work.join(d));
+                }
+                Ok(ub_cached.clone())
+            },
+        )?
+    };
+    Ok((ub_bin, ub_dir))
+}
+
+/// The benchmarks built static from source, each cached by its own key: their programs.
+fn build_statics(
+    r: &Runner,
+    opts: &BuildOptions,
+    res: &Resolved,
+    work: &Path,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in &res.statics {
+        let recipe = static_bench::recipe(&p.name)?;
+        let key = KeyBuilder::default()
+            .add("recipe", STATIC_RECIPE_VERSION)
+            .add("source", &p.source)
+            .add("version", &p.source_version)
+            .add("build", &format!("{recipe:?}"))
+            .finish();
+        let dir = opts
+            .cache
+            .join("build")
+            .join(format!("{}-{}", p.source, &key[..16]));
+        let programs: Vec<PathBuf> = recipe.programs.iter().map(|n| dir.join(n)).collect();
+        if !opts.force && programs.iter().all(|f| f.exists()) {
+            r.progress(&format!(
+                "{} {}: cached static build {}",
+                p.source,
+                p.source_version,
+                dir.display()
+            ));
+        } else {
+            let src = fetch_source(
+                r,
+                &opts.cache,
+                &p.source,
+                &p.source_version,
+                &work.join(format!("{}-src", p.source)),
+            )?;
+            r.step(
+                &format!(
+                    "build {} {} static for arm64 (-j{})",
+                    p.source, p.source_version, opts.jobs
+                ),
+                || {
+                    let tmp = dir.with_extension("tmp");
+                    let _ = std::fs::remove_dir_all(&tmp);
+                    recipe.build(r, &src, &tmp, opts.jobs.max(1))?;
+                    let _ = std::fs::remove_dir_all(&dir);
+                    std::fs::rename(&tmp, &dir)?;
+                    let _ = std::fs::remove_dir_all(&src);
+                    Ok(())
+                },
+            )?;
+        }
+        out.extend(programs);
+    }
+    Ok(out)
+}
+
+/// The kernel package's image as `boot/Image`, its configuration checked: its release.
+fn kernel_image(r: &Runner, name: &str, kdir: &Path, boot: &Path) -> anyhow::Result<String> {
+    r.step(&format!("kernel {name} -> Image"), || {
+        let (vmlinuz, release) = kernel::find_vmlinuz(kdir)?;
+        kernel::to_image(r, &vmlinuz, &boot.join("Image"))?;
+        if kernel::config_value(kdir, &release, "CONFIG_PRINTK_TIME").as_deref() != Some("y") {
+            r.progress("warning: the kernel has no CONFIG_PRINTK_TIME=y");
+        }
+        for sym in ["CONFIG_BLK_DEV_INITRD", "CONFIG_RD_ZSTD"] {
+            if kernel::config_value(kdir, &release, sym).as_deref() != Some("y") {
+                bail!("kernel {release} lacks {sym}=y, which the zstd initramfs needs");
+            }
+        }
+        Ok(release)
+    })
+}
+
+/// A file of the image: its name, sha256 and size.
+fn file_entry(name: &str, path: &Path) -> anyhow::Result<FileEntry> {
+    Ok(FileEntry {
+        name: name.to_string(),
+        sha256: sha256_file(path)?,
+        size: std::fs::metadata(path)?.len(),
+    })
+}
+
+/// With `[image] quiet_kernel_args`: U-Boot's environment flash, loud and quiet, from the
+/// build's default environment; their entries. Without: none (old ones removed).
+fn env_flash(
+    r: &Runner,
+    section: &ImageSection,
+    ub_dir: &Path,
+    artifacts: &ImageArtifacts,
+) -> anyhow::Result<Vec<FileEntry>> {
+    if let Some(args) = &section.quiet_kernel_args {
+        let bank = section.uboot_env_flash_bytes.with_context(|| {
+            "[image] quiet_kernel_args needs uboot_env_flash_bytes (the size of the flash bank \
+             that holds U-Boot's environment)"
+        })?;
+        r.step("U-Boot environment flash, loud and quiet", || {
+            let config = std::fs::read_to_string(ub_dir.join(".config"))?;
+            let layout = env::EnvLayout::from_config(&config)?;
+            let builtin =
+                env::parse_initial_env(&std::fs::read_to_string(ub_dir.join(uboot::INITIAL_ENV))?)?;
+            for (kind, path) in [
+                (env::EnvKind::Loud, &artifacts.env_loud),
+                (env::EnvKind::Quiet, &artifacts.env_quiet),
+            ] {
+                let block = env::block(&env::variables(&builtin, kind, args), layout.size)?;
+                let tmp = path.with_extension("bin.tmp");
+                env::write_flash(&tmp, &block, layout, bank)?;
+                std::fs::rename(&tmp, path)?;
+            }
+            Ok(())
+        })?;
+        Ok(vec![
+            file_entry(ENV_LOUD, &artifacts.env_loud)?,
+            file_entry(ENV_QUIET, &artifacts.env_quiet)?,
+        ])
+    } else {
+        for p in [&artifacts.env_loud, &artifacts.env_quiet] {
+            let _ = std::fs::remove_file(p);
+        }
+        Ok(Vec::new())
+    }
 }
 
 #[cfg(test)]
