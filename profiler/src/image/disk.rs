@@ -71,8 +71,11 @@ pub fn build(
             .arg(out)
             .stdin(partition_table(part, scratch).into_bytes()),
     )?;
-    // Fixed UUIDs and hash seeds, and the build's epoch as the time: the same inputs give
-    // the same bytes.
+    // Fixed UUIDs and hash seeds, and the build's epoch as the files' times: the same inputs
+    // give the same layout and contents. Not the same bytes: mke2fs 1.47.0 (Debian 12) writes
+    // the build's own time in the superblock (mkfs, write and check times) and copies each
+    // file's ctime from the host, whatever E2FSPROGS_FAKE_TIME says; image.json's hashes of
+    // the files inside (Image, initrd.img, extlinux.conf) are what stays equal.
     let mkfs = |label: &str, id: u8, offset: u64, extra: &str| {
         Cmd::new("mkfs.ext4")
             .args(["-q", "-F", "-L", label])
