@@ -17,11 +17,9 @@ use std::path::{Path, PathBuf};
 /// Loads the board profile named by `--board` / `--board-file`, or the generic one.
 pub fn load_profile(board: Option<&str>, file: Option<&Path>) -> Result<BoardProfile> {
     Ok(match (board, file) {
-        (_, Some(f)) => {
-            let text = std::fs::read_to_string(f)
-                .with_context(|| format!("reading board profile {}", f.display()))?;
-            BoardProfile::from_toml_str(&f.display().to_string(), &text)?
-        }
+        // The whole file is checked (the profiler's tables too), so a misspelt key is an
+        // error here as in every command.
+        (_, Some(f)) => crate::profile::Board::from_file(f)?.profile,
         (Some(b), None) => BoardProfile::builtin(b)?,
         (None, None) => BoardProfile::generic(),
     })

@@ -18,6 +18,7 @@
 
 use anyhow::Context;
 use bootlog_parser::board::{BoardError, BoardProfile, BUILTIN};
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -439,9 +440,26 @@ impl ImageSection {
     }
 }
 
-/// The lab sections of a profile; the other keys are the parser's.
+/// The lab sections of a profile; the other keys are the parser's
+/// ([`bootlog_parser::board::KEYS`]), named here only so that a key neither reads is an error
+/// naming its line.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LabSections {
+    #[serde(default, rename = "name")]
+    _name: Option<IgnoredAny>,
+    #[serde(default, rename = "description")]
+    _description: Option<IgnoredAny>,
+    #[serde(default, rename = "soc")]
+    _soc: Option<IgnoredAny>,
+    #[serde(default, rename = "stages")]
+    _stages: Option<IgnoredAny>,
+    #[serde(default, rename = "first_spl")]
+    _first_spl: Option<IgnoredAny>,
+    #[serde(default, rename = "ready")]
+    _ready: Option<IgnoredAny>,
+    #[serde(default, rename = "markers")]
+    _markers: Option<IgnoredAny>,
     /// `[console]`.
     #[serde(default)]
     pub console: Option<ConsoleConfig>,
@@ -935,6 +953,21 @@ mod tests {
 
     fn board(sections: &str) -> Result<Board, ProfileError> {
         Board::from_toml_str("b.toml", &format!("{HEAD}{sections}"))
+    }
+
+    #[test]
+    fn a_key_neither_reads_is_an_error_naming_its_line() {
+        let e = Board::from_toml_str("x.toml", "name = \"x\"\nstages = [\"uboot\"]\nbogus = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml") && e.contains("bogus") && e.contains("line 3"),
+            "{e}"
+        );
+        // The error lists the keys a profile may have: every one the parser reads is there.
+        for k in bootlog_parser::board::KEYS {
+            assert!(e.contains(&format!("`{k}`")), "{k} not accepted: {e}");
+        }
     }
 
     #[test]
