@@ -14,10 +14,11 @@ use perfguide::bootloop::run::{
 use perfguide::bootloop::{run_cycle, CycleEnd, LoopOptions};
 use perfguide::capture::CaptureWriter;
 use perfguide::lab::Target;
+use perfguide::profile::Board;
 use perfguide::shell::Shell;
 use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -271,22 +272,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     if a.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    let env = a
-        .env
-        .iter()
-        .map(|e| {
-            bench::env_setting(e).with_context(|| {
-                format!("--env {e:?}: expected NAME=VALUE with NAME a shell variable name")
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let plan = Plan {
-        names: a.suite.iter().chain(&a.bench).cloned().collect(),
-        repeat: a.runs,
-        server: a.server.clone(),
-        env,
-        timeout: positive("--bench-timeout", a.bench_timeout)?,
-    };
+    let plan = plan_of(&a)?;
     let (board, mut run, mut target) = open_run(&a, &args)?;
     let mut plan = plan;
     let board_bench = board.bench();
@@ -294,29 +280,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     plan.env = bench::merged_env(&board_bench.env, &plan.env)
         .map_err(|e| anyhow::anyhow!("board profile {}: {e}", board.source))?;
     let serve_on_target = a.serve && board.is_qemu();
-    let mut network = None;
-    let _host_servers = if a.serve && !board.is_qemu() {
-        let Some(server) = &a.server else {
-            bail!("--serve on a real board needs --server with this host's address as the board reaches it");
-        };
-        let (mut servers, started) = serve::HostServers::start()
-            .context("cannot start the network benchmarks' servers on this host")?;
-        if started.is_empty() {
-            bail!("--serve: none of iperf3, iperf, netserver is installed on this host");
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        for e in servers.exited() {
-            eprintln!("perfguide: warning: server exited at once: {e}");
-        }
-        eprintln!(
-            "perfguide: serving on this host ({server}): {}",
-            started.join(", ")
-        );
-        network = Some(format!("host servers at {server}: {}", started.join(", ")));
-        Some(servers)
-    } else {
-        None
-    };
+    let (_host_servers, mut network) = host_servers(&a, &board)?;
     if serve_on_target {
         plan.server = Some(serve::LOOPBACK.to_string());
         network = Some(
@@ -381,17 +345,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
             if serve_on_target {
                 serve::start_on_target(&mut shell)?;
             }
-            let mut progress = |i: usize, n: usize, it: &Item| {
-                let how = match it.state {
-                    State::Ok => "ok".to_string(),
-                    State::Failed => format!("FAILED (exit status {})", it.status.unwrap_or(-1)),
-                    State::TimedOut => "TIMED OUT (stopped)".to_string(),
-                    State::NotAvailable => {
-                        format!("not available ({})", it.reason.as_deref().unwrap_or("?"))
-                    }
-                };
-                eprintln!("[{i}/{n}] {}: {how} ({:.1} s)", it.id, it.duration_s);
-            };
+            let mut progress = |i: usize, n: usize, it: &Item| print_progress(i, n, it);
             items = bench::run_plan(&mut shell, &plan, &mut progress)?;
             if serve_on_target {
                 serve::stop_on_target(&mut shell)?;
@@ -409,21 +363,7 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     }
     drop(target);
 
-    // Read back whatever was captured, even after an error.
-    let text = std::fs::read(&log).with_context(|| format!("cannot read {}", log.display()))?;
-    // Only what the runner framed counts: a session cut before the runner ran holds other
-    // text (the catalog, the login) that is no benchmark's output.
-    let (metrics, warnings) = match read(&String::from_utf8_lossy(&text), None) {
-        Ok(BenchInput {
-            kind: Kind::Framed { .. },
-            metrics,
-            warnings,
-        }) => (
-            metrics,
-            warnings.iter().map(|w| w.located(BENCH_LOG)).collect(),
-        ),
-        _ => (Vec::new(), vec![format!("{BENCH_LOG}: no benchmark ran")]),
-    };
+    let (metrics, warnings) = read_capture(&log)?;
     let mut jsonl = Vec::new();
     for m in &metrics {
         serde_json::to_writer(&mut jsonl, &m.record(BENCH_LOG))?;
@@ -474,4 +414,84 @@ fn run_session(a: BenchRunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The plan of `--suite`/`--bench`, `--runs`, `--server`, `--env` and `--bench-timeout`.
+fn plan_of(a: &BenchRunArgs) -> anyhow::Result<Plan> {
+    let env = a
+        .env
+        .iter()
+        .map(|e| {
+            bench::env_setting(e).with_context(|| {
+                format!("--env {e:?}: expected NAME=VALUE with NAME a shell variable name")
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Plan {
+        names: a.suite.iter().chain(&a.bench).cloned().collect(),
+        repeat: a.runs,
+        server: a.server.clone(),
+        env,
+        timeout: positive("--bench-timeout", a.bench_timeout)?,
+    })
+}
+
+/// With `--serve` on a real board: the network benchmarks' servers started on this host, and
+/// what the manifest says of the network.
+fn host_servers(
+    a: &BenchRunArgs,
+    board: &Board,
+) -> anyhow::Result<(Option<serve::HostServers>, Option<String>)> {
+    if !a.serve || board.is_qemu() {
+        return Ok((None, None));
+    }
+    let Some(server) = &a.server else {
+        bail!("--serve on a real board needs --server with this host's address as the board reaches it");
+    };
+    let (mut servers, started) = serve::HostServers::start()
+        .context("cannot start the network benchmarks' servers on this host")?;
+    if started.is_empty() {
+        bail!("--serve: none of iperf3, iperf, netserver is installed on this host");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for e in servers.exited() {
+        eprintln!("perfguide: warning: server exited at once: {e}");
+    }
+    eprintln!(
+        "perfguide: serving on this host ({server}): {}",
+        started.join(", ")
+    );
+    let network = format!("host servers at {server}: {}", started.join(", "));
+    Ok((Some(servers), Some(network)))
+}
+
+/// The metrics and warnings of the session's capture, read back whatever happened. Only what
+/// the runner framed counts: a session cut before the runner ran holds other text (the
+/// catalog, the login) that is no benchmark's output.
+fn read_capture(log: &Path) -> anyhow::Result<(Vec<bench_parser::Metric>, Vec<String>)> {
+    let text = std::fs::read(log).with_context(|| format!("cannot read {}", log.display()))?;
+    Ok(match read(&String::from_utf8_lossy(&text), None) {
+        Ok(BenchInput {
+            kind: Kind::Framed { .. },
+            metrics,
+            warnings,
+        }) => (
+            metrics,
+            warnings.iter().map(|w| w.located(BENCH_LOG)).collect(),
+        ),
+        _ => (Vec::new(), vec![format!("{BENCH_LOG}: no benchmark ran")]),
+    })
+}
+
+/// A benchmark's line as the session goes: `[i/n] id: how (seconds)`.
+fn print_progress(i: usize, n: usize, it: &Item) {
+    let how = match it.state {
+        State::Ok => "ok".to_string(),
+        State::Failed => format!("FAILED (exit status {})", it.status.unwrap_or(-1)),
+        State::TimedOut => "TIMED OUT (stopped)".to_string(),
+        State::NotAvailable => {
+            format!("not available ({})", it.reason.as_deref().unwrap_or("?"))
+        }
+    };
+    eprintln!("[{i}/{n}] {}: {how} ({:.1} s)", it.id, it.duration_s);
 }
