@@ -355,3 +355,63 @@ fn a_circle_is_found() {
     let names: Vec<String> = c[0].iter().map(show).collect();
     assert_eq!(names, ["report::html", "report::svg", "report::html"]);
 }
+
+/// The files of the profiler's README picture (`profiler/README.md`, the block under `src/`),
+/// in its order, as module paths.
+fn readme_floors(readme: &str) -> Vec<(String, ModPath)> {
+    let block = readme
+        .split("```text\nsrc/\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("profiler/README.md has its ```text src/ block");
+    block
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|p| p.ends_with(".rs") && *p != "main.rs")
+        .map(|p| {
+            let mut m: ModPath = p
+                .trim_end_matches(".rs")
+                .split('/')
+                .map(str::to_string)
+                .collect();
+            if m.last().is_some_and(|x| x == "mod" || x == "lib") {
+                m.pop();
+            }
+            (p.to_string(), m)
+        })
+        .collect()
+}
+
+#[test]
+fn the_profiler_readme_lists_every_file_with_imports_running_down() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../profiler");
+    let mut g = graph(&root.join("src"));
+    // A module's tests (`tests.rs`) are not a floor of the house.
+    g.retain(|m, _| m.last().map_or(true, |x| x != "tests"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let floors = readme_floors(&readme);
+    let place: BTreeMap<&ModPath, usize> = floors
+        .iter()
+        .enumerate()
+        .map(|(i, (_, m))| (m, i))
+        .collect();
+    let mut bad = Vec::new();
+    for m in g.keys() {
+        if !place.contains_key(m) {
+            bad.push(format!("{} is not in the README's picture", show(m)));
+        }
+    }
+    for (i, (file, m)) in floors.iter().enumerate() {
+        let Some(deps) = g.get(m) else {
+            bad.push(format!("{file} is in the README's picture but not in src/"));
+            continue;
+        };
+        for d in deps {
+            if place.get(d).is_some_and(|&j| j < i) {
+                bad.push(format!("{file} imports {}, listed above it", show(d)));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "profiler/README.md:\n{}", bad.join("\n"));
+}
