@@ -17,7 +17,7 @@
 //!    wall-clock `power_on_at` stamps), and `host.overhead_s` as recorded per cycle.
 
 use bootlog_parser::capture::{parse_line, unescape};
-use perfguide::bootloop::run::{load_records, CycleRecord};
+use perfguide::rundir::{load_records, CycleRecord};
 use std::path::Path;
 use std::process::ExitCode;
 

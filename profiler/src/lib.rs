@@ -5,7 +5,10 @@
 //! - [`lab`]: power drivers, consoles, QEMU, process plumbing;
 //! - [`capture`]: the raw console capture (host-stamped lines), as every session writes it;
 //! - [`shell`]: a shell on the board's console (login, commands, their exit status);
-//! - [`bootloop`]: the power-cycle loop and its run directory;
+//! - [`rundir`]: the run directory, the contract every reader shares (run.json, boots.jsonl,
+//!   bench.json, cycle logs, resume, atomic writes); the loop and `bench` write it, report,
+//!   compare and lava read it, none through the loop;
+//! - [`bootloop`]: the power-cycle loop;
 //! - [`collect`]: what the target kept of its boot (kernel log, bootstage), read after it and
 //!   put on the host timeline;
 //! - [`parse`] and [`table`]: logs streamed through the parser, and the tables printed;
@@ -31,6 +34,7 @@ pub mod mapped;
 pub mod parse;
 pub mod profile;
 pub mod report;
+pub mod rundir;
 pub mod shell;
 pub mod table;
 pub mod xz;

@@ -3,7 +3,7 @@
 //! `mean (min, max)`, median, p95 and standard deviation per stage) that `parse` and
 //! `boot-loop` print, and [`md`], the Markdown cell escape of every Markdown document.
 
-use crate::bootloop::run::{CycleConsole, CycleRecord};
+use crate::rundir::{CycleConsole, CycleRecord};
 use bootlog_parser::model::Boot;
 use bootlog_parser::spl_breakdown;
 use bootlog_parser::stats::{BootStats, Collector, Summary};

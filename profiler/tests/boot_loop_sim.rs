@@ -656,7 +656,7 @@ fn full_file_system_stops_the_loop_and_resume_finishes_it() {
 
 #[test]
 fn record_that_does_not_fit_leaves_no_torn_line() {
-    use perfguide::bootloop::run::{
+    use perfguide::rundir::{
         load_records, CycleRecord, Failure, FailureReason, HostTiming, RunDir, RunError,
         RunManifest,
     };

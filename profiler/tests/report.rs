@@ -1,7 +1,7 @@
 //! `perfguide report` on a run directory built from a real grabserial capture (Amarula Vyasa
 //! RK3288, tests/corpus/H_grabserial_lava): the stage table, failed cycles, escaping.
 
-use perfguide::bootloop::run::{
+use perfguide::rundir::{
     CycleRecord, Failure, FailureReason, HostInfo, HostTiming, RunDir, RunManifest, ToolInfo,
     RUN_SCHEMA,
 };

@@ -6,7 +6,7 @@
 //! After a deliberate change of a format: `PERFGUIDE_BLESS=1 cargo test -p perfguide --test
 //! report_formats` rewrites the golden files; review the diff.
 
-use perfguide::bootloop::run::{
+use perfguide::rundir::{
     CycleRecord, HostInfo, HostTiming, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
 };
 use serde_json::Value;
@@ -393,8 +393,8 @@ fn hostile_run(parent: &Path) -> PathBuf {
         3,
         boots[1].clone(),
         HostTiming::default(),
-        Some(perfguide::bootloop::run::Failure {
-            reason: perfguide::bootloop::run::FailureReason::Timeout,
+        Some(perfguide::rundir::Failure {
+            reason: perfguide::rundir::FailureReason::Timeout,
             detail: ".. raw:: html\n\n   <script>alert(2)</script> `x`_ [#]_".into(),
         }),
     ))

@@ -6,7 +6,7 @@
 //! as text and the pictures as SVG; its screenshot must show the waterfall's stage bars
 //! painted where the SVG puts them.
 
-use perfguide::bootloop::run::{
+use perfguide::rundir::{
     CycleRecord, Failure, FailureReason, HostInfo, HostTiming, RunDir, RunManifest, ToolInfo,
     RUN_SCHEMA,
 };

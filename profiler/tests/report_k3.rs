@@ -5,7 +5,7 @@
 //! of `bootlog-parser/tests/data/k3-j721e-bootstage.log` (its README says from what), the
 //! second and third with the R5 report's `ram ready` mark moved (said where).
 
-use perfguide::bootloop::run::{
+use perfguide::rundir::{
     CycleRecord, HostInfo, HostTiming, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
 };
 use serde_json::Value;

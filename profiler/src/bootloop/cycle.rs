@@ -5,10 +5,6 @@
 
 use super::error::BootLoopError;
 use super::options::LoopOptions;
-use super::run::{
-    collect_log_name, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming, PowerZero,
-    RunDir,
-};
 use super::watch::Watch;
 use crate::capture::{CaptureError, CaptureWriter};
 use crate::collect::merge::{self, Alignment};
@@ -16,6 +12,10 @@ use crate::collect::{collect, CollectRecord, Collected, SYNC_MARK};
 use crate::lab::console::reopen_within;
 use crate::lab::process::sleep_until;
 use crate::lab::{ConsoleEvent, Target};
+use crate::rundir::{
+    collect_log_name, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming, PowerZero,
+    RunDir,
+};
 use crate::shell::{Shell, ShellError};
 use bootlog_parser::model::Boot;
 use bootlog_parser::BoardProfile;

@@ -1,8 +1,8 @@
 //! Errors that stop a boot loop.
 
-use super::run::RunError;
 use crate::capture::CaptureError;
 use crate::lab::{ConsoleError, PowerError, TargetError};
+use crate::rundir::RunError;
 
 /// Errors that stop the loop (a failed cycle is not one: it is recorded and the loop goes on).
 #[derive(Debug, thiserror::Error)]

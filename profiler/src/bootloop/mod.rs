@@ -18,7 +18,7 @@
 pub mod cycle;
 pub mod error;
 pub mod options;
-pub mod run;
+
 mod watch;
 
 pub use cycle::{run_cycle, CycleEnd};
@@ -26,8 +26,8 @@ pub use error::BootLoopError;
 pub use options::LoopOptions;
 
 use crate::lab::Target;
+use crate::rundir::{CycleRecord, FailureReason, RunDir};
 use bootlog_parser::BoardProfile;
-use run::{CycleRecord, FailureReason, RunDir};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 

@@ -2,8 +2,8 @@
 //! banner patterns ([`bootlog_parser::console`]) compiled, and each cycle's console.
 
 use super::error::BootLoopError;
-use super::run::CycleConsole;
 use crate::profile::{ConsoleMode, LoginConfig};
+use crate::rundir::CycleConsole;
 use bootlog_parser::console;
 use bootlog_parser::BoardProfile;
 use regex::Regex;

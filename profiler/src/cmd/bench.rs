@@ -8,15 +8,15 @@ use anyhow::{bail, Context};
 use perfguide::bench::parse::{read, BenchInput, Kind};
 use perfguide::bench::table::BenchTable;
 use perfguide::bench::{self, serve, Item, Plan, State};
-use perfguide::bootloop::run::{
-    Resume, RunDir, RunManifest, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST, BENCH_SCHEMA,
-};
 use perfguide::bootloop::{run_cycle, CycleEnd, LoopOptions};
 use perfguide::capture::CaptureWriter;
 use perfguide::lab::Target;
 use perfguide::profile::Board;
+use perfguide::rundir::bench::BenchManifest;
+use perfguide::rundir::{
+    Resume, RunDir, RunManifest, BENCH_JSONL, BENCH_LOG, BENCH_MANIFEST, BENCH_SCHEMA,
+};
 use perfguide::shell::Shell;
-use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -138,27 +138,6 @@ pub struct BenchRunArgs {
     /// Print console lines on stderr as they arrive.
     #[arg(long)]
     pub show_console: bool,
-}
-
-/// `bench.json`.
-#[derive(Serialize)]
-struct BenchManifest<'a> {
-    schema: &'static str,
-    board: &'a str,
-    started: String,
-    finished: String,
-    args: Vec<String>,
-    runner: Option<String>,
-    runs: u32,
-    server: Option<&'a str>,
-    network: Option<String>,
-    boot_cycle: Option<u32>,
-    env: std::collections::BTreeMap<&'a str, &'a str>,
-    setup: &'a [bench::SetupStep],
-    benchmarks: &'a [Item],
-    error: Option<String>,
-    metrics: usize,
-    warnings: &'a [String],
 }
 
 /// How long one `[bench] setup` line may take.

@@ -2,15 +2,15 @@
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use perfguide::bootloop::run::{
-    CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
-};
 use perfguide::bootloop::{run_loop, LoopEnd, LoopOptions};
 use perfguide::digest::sha256_file;
 use perfguide::lab::latency::LatencyTimer;
 use perfguide::lab::process::quote_argv;
 use perfguide::lab::Target;
 use perfguide::profile::{Board, ConsoleMode};
+use perfguide::rundir::{
+    CycleRecord, HostInfo, ImageFile, Resume, RunDir, RunManifest, ToolInfo, RUN_SCHEMA,
+};
 use perfguide::table::write_loop_summary;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;

@@ -10,9 +10,9 @@
 //!   its runs, in its own unit.
 
 use super::LavaError;
-use crate::bootloop::run::CycleStatus;
 use crate::lab::process::quote_argv;
 use crate::report::load::RunData;
+use crate::rundir::CycleStatus;
 use bootlog_parser::stats::total_s;
 use serde::Serialize;
 use std::path::Path;

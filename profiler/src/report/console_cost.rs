@@ -8,7 +8,7 @@
 
 use super::model::{Better, Row, Section};
 use super::wire::wire_ms;
-use crate::bootloop::run::{CycleConsole, CycleRecord, CycleStatus};
+use crate::rundir::{CycleConsole, CycleRecord, CycleStatus};
 use bootlog_parser::model::StageId;
 use bootlog_parser::stats::total_s;
 

@@ -3,7 +3,7 @@
 
 use super::model::Report;
 use super::ReportError;
-use crate::bootloop::run::write_atomic;
+use crate::rundir::write_atomic;
 use std::path::{Path, PathBuf};
 
 /// A document format of the guide.

@@ -2,7 +2,7 @@
 //! there, `bench.jsonl`.
 
 use super::ReportError;
-use crate::bootloop::run::{load_records, CycleRecord, RunManifest, BENCH_JSONL};
+use crate::rundir::{load_records, CycleRecord, RunManifest, BENCH_JSONL};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

@@ -22,7 +22,7 @@ pub mod tables;
 pub mod waterfall;
 pub mod wire;
 
-use crate::bootloop::run::RunError;
+use crate::rundir::RunError;
 use std::path::PathBuf;
 
 /// Errors building a report.

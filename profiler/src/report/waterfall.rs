@@ -8,7 +8,7 @@
 //! in U-Boot proper's report with U-Boot's other marks.
 
 use super::model::{Bar, Waterfall, TOP};
-use crate::bootloop::run::CycleRecord;
+use crate::rundir::CycleRecord;
 use bootlog_parser::model::{Boot, Clock, StageId};
 use bootlog_parser::spl_breakdown;
 use bootlog_parser::stats::total_s;

@@ -16,6 +16,8 @@
 //! completed cycle as it is, moves the log of a cycle that was cut short aside
 //! (`cycle-NNNN.log.incomplete[.K]`, kept for inspection) and redoes that cycle.
 
+pub mod bench;
+
 use crate::collect::merge::Alignment;
 use crate::collect::CollectRecord;
 use crate::lab::latency::LatencyTimer;
