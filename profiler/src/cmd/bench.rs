@@ -1,7 +1,7 @@
 //! `perfguide bench`: boot the board, log in on its console, run the target's benchmarks with
 //! `perfguide-bench`, and read their figures from the capture.
 
-use super::bootloop::{
+use super::open::{
     hash_images, latency_timer, new_manifest, now_rfc3339, open_target, shell_path, BoardArgs,
 };
 use anyhow::{bail, Context};

@@ -10,6 +10,7 @@ pub mod compare;
 pub mod guide;
 pub mod image;
 pub mod lava;
+pub mod open;
 pub mod parse;
 pub mod places;
 pub mod report;
