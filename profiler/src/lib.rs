@@ -2,7 +2,9 @@
 //!
 //! The `perfguide` binary is a thin CLI over these modules:
 //! - [`profile`]: a board profile with its typed lab sections;
-//! - [`lab`]: power drivers, consoles, QEMU, process plumbing;
+//! - [`lab`]: power drivers, consoles, QEMU;
+//! - [`process`]: process groups, argv quoting, output tails, stoppable waits (the lab and
+//!   the image builds);
 //! - [`capture`]: the raw console capture (host-stamped lines), as every session writes it;
 //! - [`shell`]: a shell on the board's console (login, commands, their exit status);
 //! - [`rundir`]: the run directory, the contract every reader shares (run.json, boots.jsonl,
@@ -32,6 +34,7 @@ pub mod lab;
 pub mod lava;
 pub mod mapped;
 pub mod parse;
+pub mod process;
 pub mod profile;
 pub mod report;
 pub mod rundir;

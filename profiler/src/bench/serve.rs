@@ -3,7 +3,7 @@
 //! the lab network) or on the target's own loopback (QEMU's user network cannot reach the
 //! host).
 
-use crate::lab::process::{own_process_group, quote_argv};
+use crate::process::{own_process_group, quote_argv};
 use crate::shell::{Shell, ShellError};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

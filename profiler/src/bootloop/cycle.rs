@@ -10,8 +10,8 @@ use crate::capture::{CaptureError, CaptureWriter};
 use crate::collect::merge::{self, Alignment};
 use crate::collect::{collect, CollectRecord, Collected, SYNC_MARK};
 use crate::lab::console::reopen_within;
-use crate::lab::process::sleep_until;
 use crate::lab::{ConsoleEvent, Target};
+use crate::process::sleep_until;
 use crate::rundir::{
     collect_log_name, CycleConsole, CycleRecord, Failure, FailureReason, HostTiming, PowerZero,
     RunDir,

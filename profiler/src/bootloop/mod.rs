@@ -13,7 +13,7 @@
 //! so `--resume` redoes it.
 //!
 //! [`cycle`] runs one cycle, `watch` watches its lines as [`crate::capture`] writes them,
-//! [`options`] holds the patterns it judges them by, [`run`] is the run directory.
+//! [`options`] holds the patterns it judges them by, [`crate::rundir`] is the run directory.
 
 pub mod cycle;
 pub mod error;

@@ -5,8 +5,8 @@
 use anyhow::{bail, Context};
 use perfguide::digest::sha256_file;
 use perfguide::lab::latency::LatencyTimer;
-use perfguide::lab::process::quote_argv;
 use perfguide::lab::Target;
+use perfguide::process::quote_argv;
 use perfguide::profile::Board;
 use perfguide::rundir::{HostInfo, ImageFile, RunManifest, ToolInfo, RUN_SCHEMA};
 use std::collections::BTreeMap;

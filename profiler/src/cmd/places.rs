@@ -7,7 +7,7 @@
 //! hard. At the end the guide of all the runs, one column per place, is written into --out.
 
 use anyhow::{bail, Context};
-use perfguide::lab::process::own_process_group;
+use perfguide::process::own_process_group;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

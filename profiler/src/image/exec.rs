@@ -175,7 +175,7 @@ impl Runner {
 
 /// The last `n` non-empty lines of a file (the build log).
 fn tail_lines(path: &Path, n: usize) -> String {
-    crate::lab::process::tail_lines(&std::fs::read(path).unwrap_or_default(), n)
+    crate::process::tail_lines(&std::fs::read(path).unwrap_or_default(), n)
 }
 
 /// A command line: a program, its arguments, optional directory, environment and stdin.

@@ -19,8 +19,8 @@
 //!   telnet (RFC 2217, ser2net) or raw TCP as the exporter says ([`super::labgrid`]).
 
 use super::latency::{self, LatencyError, LatencyTimer};
-use super::process::{exit_status, own_process_group, quote_argv, ChildStdout};
 use super::telnet::{self, TelnetReader, TelnetWriter};
+use crate::process::{exit_status, own_process_group, quote_argv, ChildStdout};
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;

@@ -13,7 +13,6 @@ pub mod console;
 pub mod labgrid;
 pub mod latency;
 pub mod power;
-pub mod process;
 pub mod qemu;
 pub mod target;
 pub mod telnet;

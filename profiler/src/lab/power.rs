@@ -9,7 +9,7 @@
 //! - `driver = "labgrid"`, `place = "..."`: the place's power through labgrid
 //!   ([`super::labgrid`]).
 
-use super::process::{own_process_group, quote_argv, tail_lines};
+use crate::process::{own_process_group, quote_argv, tail_lines};
 use std::time::{Duration, Instant};
 
 /// Errors of a power driver.

@@ -2,13 +2,13 @@
 //! argv (its `{u_boot}`, `{disk}` placeholders already replaced by the image's files), a
 //! power-off kills and reaps it. QEMU runs off the host's transparent huge pages, so that
 //! the board's speed does not follow the host's memory history
-//! ([`super::process::without_host_huge_pages`]). QEMU's serial console is the process's stdout
+//! ([`crate::process::without_host_huge_pages`]). QEMU's serial console is the process's stdout
 //! (`-serial stdio`), delivered through [`QemuPower::console`]: one channel that every
 //! process of the run feeds in turn.
 
 use super::console::{recv_from, spawn_reader, Console, ConsoleError, ConsoleEvent};
 use super::power::{PowerDriver, PowerError};
-use super::process::{
+use crate::process::{
     exit_status, own_process_group, quote_argv, tail_lines, without_host_huge_pages, ChildStdout,
 };
 use std::io::{Read, Write};

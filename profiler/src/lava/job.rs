@@ -15,7 +15,7 @@
 
 use super::LavaError;
 use crate::bench::RUNNER;
-use crate::lab::process::quote_argv;
+use crate::process::quote_argv;
 use crate::profile::{Board, LavaBootMethod, LavaSection, LoginConfig};
 use serde::Serialize;
 use std::collections::BTreeMap;

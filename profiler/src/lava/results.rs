@@ -10,7 +10,7 @@
 //!   its runs, in its own unit.
 
 use super::LavaError;
-use crate::lab::process::quote_argv;
+use crate::process::quote_argv;
 use crate::report::load::RunData;
 use crate::rundir::CycleStatus;
 use bootlog_parser::stats::total_s;

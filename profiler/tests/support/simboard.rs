@@ -30,7 +30,7 @@
 
 use bootlog_parser::capture::parse_line;
 use perfguide::collect::{BOOTSTAGE, COUNTER, COUNTER_MARK, DMESG, SYNC, SYNC_MARK, WIDE};
-use perfguide::lab::process::sleep_until;
+use perfguide::process::sleep_until;
 use serialport::{SerialPort, TTYPort};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};

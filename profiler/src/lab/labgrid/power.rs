@@ -9,7 +9,7 @@
 
 use super::Place;
 use crate::lab::power::{run_to_end, Finished, PowerDriver, PowerError};
-use crate::lab::process::quote_argv;
+use crate::process::quote_argv;
 use std::time::{Duration, Instant};
 
 /// Power through labgrid.

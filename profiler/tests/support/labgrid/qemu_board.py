@@ -14,7 +14,7 @@ QEMU command line; ``--state`` is written once serving, as JSON: ``{"tty": "/dev
 "power_url": "http://127.0.0.1:PORT/relay/{index}/value", "pid": PID}``. Every switch is
 appended to ``--log`` as ``on`` / ``off``. Ends on SIGTERM, killing QEMU. QEMU runs off the
 host's transparent huge pages, as perfguide's own QEMU power driver starts it
-(``without_host_huge_pages`` in ``profiler/src/lab/process.rs`` says why).
+(``without_host_huge_pages`` in ``profiler/src/process.rs`` says why).
 """
 
 import argparse
