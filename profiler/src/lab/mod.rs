@@ -1,6 +1,8 @@
 //! The lab: a board's power and console, and the processes behind them.
 //!
-//! - [`process`]: children in their own process group, argv quoting, output tails;
+//! The processes are [`crate::process`]'s (children in their own process group, argv
+//! quoting, output tails).
+//!
 //! - [`console`]: the console trait and the serial, TCP and command consoles;
 //! - [`telnet`]: the telnet layer of a network serial port (ser2net);
 //! - [`latency`]: a USB serial adapter's latency timer, set to 1 ms;
