@@ -24,27 +24,8 @@ pub fn bench(r: &Report, sec: &Section) -> Option<String> {
     let band = (lanes as f64 * LANE + 12.0).max(40.0);
     let top = if several { 28.0 } else { 6.0 };
     let height = top + rows.len() as f64 * band + 6.0;
-    // Per unit: the range of every value, zero included.
-    let mut ranges: Vec<(&str, f64, f64)> = Vec::new();
-    for row in &rows {
-        for v in row.values.iter().flatten().filter(|f| f.is_finite()) {
-            match ranges.iter_mut().find(|(u, _, _)| *u == row.unit) {
-                Some(e) => {
-                    e.1 = e.1.min(*v);
-                    e.2 = e.2.max(*v);
-                }
-                None => ranges.push((&row.unit, v.min(0.0), v.max(0.0))),
-            }
-        }
-    }
-    let id = format!(
-        "bench-{}",
-        sec.id
-            .trim_start_matches("bench/")
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect::<String>()
-    );
+    let ranges = unit_ranges(&rows);
+    let id = chart_id(sec);
     let mut s = String::new();
     let _ = writeln!(s, "<figure class=\"chart\">");
     open_svg(&mut s, "bench", &id, height, &sec.title);
@@ -163,4 +144,33 @@ pub fn bench(r: &Report, sec: &Section) -> Option<String> {
         if several { ", one bar a run" } else { "" }
     );
     Some(s)
+}
+
+/// Per unit: the range of every value of the rows, zero included (bars start at zero).
+fn unit_ranges<'a>(rows: &[&'a Row]) -> Vec<(&'a str, f64, f64)> {
+    let mut ranges: Vec<(&str, f64, f64)> = Vec::new();
+    for row in rows {
+        for v in row.values.iter().flatten().filter(|f| f.is_finite()) {
+            match ranges.iter_mut().find(|(u, _, _)| *u == row.unit) {
+                Some(e) => {
+                    e.1 = e.1.min(*v);
+                    e.2 = e.2.max(*v);
+                }
+                None => ranges.push((&row.unit, v.min(0.0), v.max(0.0))),
+            }
+        }
+    }
+    ranges
+}
+
+/// The chart's element id: `bench-` and the section's tool, other characters as `-`.
+fn chart_id(sec: &Section) -> String {
+    format!(
+        "bench-{}",
+        sec.id
+            .trim_start_matches("bench/")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect::<String>()
+    )
 }
