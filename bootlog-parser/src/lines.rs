@@ -206,50 +206,10 @@ impl LineSplitter {
                 end
             };
             // Pass 1: the positions (from `window`) of the flagged bytes of its blocks.
-            let mut n = 0usize;
-            let mut block = window;
-            while block < wend {
-                let mask = if end as usize - block as usize >= 66 {
-                    // SAFETY: the 66 bytes at `block` lie in the chunk, and an array of bytes
-                    // needs no alignment.
-                    block_controls(unsafe { &*(block as *const [u8; 66]) })
-                } else {
-                    // The last 1 to 65 bytes (the test above), 64 at a time, from a
-                    // zero-padded copy holding the two bytes after the block where the chunk
-                    // has them; the padding's bits dropped.
-                    let rest = end as usize - block as usize;
-                    let mut pad = [0u8; 66];
-                    pad[..rest].copy_from_slice(&chunk[chunk.len() - rest..]);
-                    block_controls(&pad) & (u64::MAX >> (64 - rest.min(64)))
-                };
-                // The block 1 KiB on, from L2 into L1 (see `L1_AHEAD`).
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: a prefetch reads nothing and never faults, whatever the address.
-                unsafe {
-                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                    _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(L1_AHEAD) as *const i8);
-                }
-                let off = (block as usize - window as usize) as u32;
-                let count = mask.count_ones() as usize;
-                let mut m = mask;
-                // SAFETY: `marks` holds room for FLAT_WINDOW + 8 positions and a window has
-                // at most FLAT_WINDOW bytes, so `n + count <= FLAT_WINDOW` and the four
-                // unconditional stores past `n` stay within `n + 4 <= FLAT_WINDOW + 8`.
-                unsafe {
-                    for j in 0..4 {
-                        *mp.add(n + j) = off + m.trailing_zeros();
-                        m &= m.wrapping_sub(1);
-                    }
-                    let mut j = 4;
-                    while j < count {
-                        *mp.add(n + j) = off + m.trailing_zeros();
-                        m &= m.wrapping_sub(1);
-                        j += 1;
-                    }
-                }
-                n += count;
-                block = block.wrapping_add(64);
-            }
+            // SAFETY: `marks` holds room for FLAT_WINDOW + 8 positions, and the window
+            // `window..wend` (at most FLAT_WINDOW bytes) lies in the chunk, ending at `end`
+            // or before it.
+            let n = unsafe { flag_positions(chunk, window, wend, mp, &block_controls) };
             // Pass 2: the lines.
             for k in 0..n {
                 // SAFETY: `k < n`: written above.
@@ -719,6 +679,69 @@ fn skip_csi(bytes: &[u8], mut j: usize) -> usize {
         j += 1;
     }
     j
+}
+
+/// Pass 1 of `LineSplitter::feed_with` over one window `window..wend` of `chunk`: the
+/// positions (from `window`) of the flagged bytes of its 64-byte blocks, written at `mp`;
+/// their count.
+///
+/// # Safety
+/// `window..wend` lies in `chunk` (`wend` at most its end) and holds at most FLAT_WINDOW
+/// bytes; `mp` points to room for FLAT_WINDOW + 8 positions.
+#[inline(always)]
+unsafe fn flag_positions(
+    chunk: &[u8],
+    window: *const u8,
+    wend: *const u8,
+    mp: *mut u32,
+    block_controls: &impl Fn(&[u8; 66]) -> u64,
+) -> usize {
+    let end = chunk.as_ptr_range().end;
+    let mut n = 0usize;
+    let mut block = window;
+    while block < wend {
+        let mask = if end as usize - block as usize >= 66 {
+            // SAFETY: the 66 bytes at `block` lie in the chunk, and an array of bytes
+            // needs no alignment.
+            block_controls(unsafe { &*(block as *const [u8; 66]) })
+        } else {
+            // The last 1 to 65 bytes (the test above), 64 at a time, from a
+            // zero-padded copy holding the two bytes after the block where the chunk
+            // has them; the padding's bits dropped.
+            let rest = end as usize - block as usize;
+            let mut pad = [0u8; 66];
+            pad[..rest].copy_from_slice(&chunk[chunk.len() - rest..]);
+            block_controls(&pad) & (u64::MAX >> (64 - rest.min(64)))
+        };
+        // The block 1 KiB on, from L2 into L1 (see `L1_AHEAD`).
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing and never faults, whatever the address.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(L1_AHEAD) as *const i8);
+        }
+        let off = (block as usize - window as usize) as u32;
+        let count = mask.count_ones() as usize;
+        let mut m = mask;
+        // SAFETY: `marks` holds room for FLAT_WINDOW + 8 positions and a window has
+        // at most FLAT_WINDOW bytes, so `n + count <= FLAT_WINDOW` and the four
+        // unconditional stores past `n` stay within `n + 4 <= FLAT_WINDOW + 8`.
+        unsafe {
+            for j in 0..4 {
+                *mp.add(n + j) = off + m.trailing_zeros();
+                m &= m.wrapping_sub(1);
+            }
+            let mut j = 4;
+            while j < count {
+                *mp.add(n + j) = off + m.trailing_zeros();
+                m &= m.wrapping_sub(1);
+                j += 1;
+            }
+        }
+        n += count;
+        block = block.wrapping_add(64);
+    }
+    n
 }
 
 #[cfg(test)]

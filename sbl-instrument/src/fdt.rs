@@ -147,22 +147,7 @@ impl<'a> Fdt<'a> {
                     let nameoff = u64::from(st.u32be(pos + 4, "FDT property name offset")?);
                     let voff = pos + 8;
                     st.slice(voff, len, "FDT property value")?;
-                    if nameoff >= strings.len() {
-                        return Err(Error::malformed(
-                            "FDT property name offset",
-                            st.base + pos + 4,
-                            format!("{nameoff} beyond the strings block"),
-                        ));
-                    }
-                    let nbytes = &strings.data[nameoff as usize..];
-                    let n = nbytes.iter().position(|&b| b == 0).ok_or_else(|| {
-                        Error::malformed(
-                            "FDT property name",
-                            strings.base + nameoff,
-                            "no NUL terminator",
-                        )
-                    })?;
-                    let name = String::from_utf8_lossy(&nbytes[..n]).into_owned();
+                    let name = prop_name(&strings, nameoff, st.base + pos + 4)?;
                     let node = stack.last_mut().ok_or_else(|| {
                         Error::malformed(
                             "FDT property",
@@ -260,4 +245,25 @@ pub fn as_num(v: &[u8]) -> Option<u64> {
         ])),
         _ => None,
     }
+}
+
+/// A property's name: the NUL-terminated string at `nameoff` of the strings block (`at`: where
+/// the offset was read, for the error).
+fn prop_name(strings: &View<'_>, nameoff: u64, at: u64) -> Result<String> {
+    if nameoff >= strings.len() {
+        return Err(Error::malformed(
+            "FDT property name offset",
+            at,
+            format!("{nameoff} beyond the strings block"),
+        ));
+    }
+    let nbytes = &strings.data[nameoff as usize..];
+    let n = nbytes.iter().position(|&b| b == 0).ok_or_else(|| {
+        Error::malformed(
+            "FDT property name",
+            strings.base + nameoff,
+            "no NUL terminator",
+        )
+    })?;
+    Ok(String::from_utf8_lossy(&nbytes[..n]).into_owned())
 }

@@ -723,17 +723,7 @@ impl W<'_> {
             });
         }
         if let Some(k) = &b.kernel {
-            self.lit(b",\"kernel\":");
-            let at = self.open_obj();
-            fields!(self;
-                opt_str(key!("version"), k.version.as_deref()),
-                opt_f64(key!("first_ts_s"), k.first_ts_s),
-                opt_f64(key!("init_ts_s"), k.init_ts_s),
-                opt_f64(key!("last_ts_s"), k.last_ts_s),
-                opt_str(key!("cmdline"), k.cmdline.as_deref()),
-                opt_str(key!("machine"), k.machine.as_deref()),
-            );
-            self.close_obj(at);
+            self.kernel(k);
         }
         if let Some(s) = &b.systemd {
             self.lit(b",\"systemd\":");
@@ -757,26 +747,46 @@ impl W<'_> {
         }
         fields!(self; opt_f64(key!("printk_offset_s"), b.printk_offset_s));
         if let Some(s) = &b.system {
-            self.lit(b",\"system\":{\"source\":");
-            fields!(self;
-                str(&s.source),
-                opt_str(key!("lab"), s.lab.as_deref()),
-                opt_str(key!("machine"), s.machine.as_deref()),
-                opt_str(key!("taken"), s.taken.as_deref()),
-                opt_u64(key!("cpus"), s.cpus.map(u64::from)),
-                opt_f64(key!("bogomips"), s.bogomips),
-            );
-            self.lit(b",\"config\":");
-            let at = self.open_obj();
-            for (k, v) in &s.config {
-                fields!(self; lit(b","), str(k), lit(b":"), str(v));
-            }
-            self.close_obj(at);
-            self.byte(b'}');
+            self.system(s);
         }
         list!(self, key_list!("warnings"), &b.warnings, |w, e| w
             .str_item(e));
         self.lit(tail);
+    }
+
+    /// The `kernel` key and object.
+    fn kernel(&mut self, k: &KernelInfo) {
+        self.lit(b",\"kernel\":");
+        let at = self.open_obj();
+        fields!(self;
+            opt_str(key!("version"), k.version.as_deref()),
+            opt_f64(key!("first_ts_s"), k.first_ts_s),
+            opt_f64(key!("init_ts_s"), k.init_ts_s),
+            opt_f64(key!("last_ts_s"), k.last_ts_s),
+            opt_str(key!("cmdline"), k.cmdline.as_deref()),
+            opt_str(key!("machine"), k.machine.as_deref()),
+        );
+        self.close_obj(at);
+    }
+
+    /// The `system` key and object.
+    fn system(&mut self, s: &SystemInfo) {
+        self.lit(b",\"system\":{\"source\":");
+        fields!(self;
+            str(&s.source),
+            opt_str(key!("lab"), s.lab.as_deref()),
+            opt_str(key!("machine"), s.machine.as_deref()),
+            opt_str(key!("taken"), s.taken.as_deref()),
+            opt_u64(key!("cpus"), s.cpus.map(u64::from)),
+            opt_f64(key!("bogomips"), s.bogomips),
+        );
+        self.lit(b",\"config\":");
+        let at = self.open_obj();
+        for (k, v) in &s.config {
+            fields!(self; lit(b","), str(k), lit(b":"), str(v));
+        }
+        self.close_obj(at);
+        self.byte(b'}');
     }
 
     /// The statistics' fields in their order (see the serde derive of [`BootStats`]).

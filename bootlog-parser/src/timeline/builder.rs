@@ -347,27 +347,7 @@ impl Builder {
     pub(super) fn finish(&mut self, index: usize, bin: &mut Bin, done: &mut Done) {
         self.flush_bytes();
         let hosted = self.scale.is_some() && self.stages.iter().any(|s| s.host.is_some());
-        // The closing warnings, appended before the warnings are copied out.
-        // Warnings and errors are gathered in the builder's slots, never in `boot`.
-        debug_assert!(self.boot.warnings.is_empty() && self.boot.errors.is_empty());
-        let w = &mut self.warnings;
-        let pool = &mut bin.strings;
-        if !hosted {
-            w.push("no host timestamps: stage times come from the target's own clocks where it prints them", pool, |s| s);
-        }
-        if !self.boot.complete {
-            w.push(
-                "the log ends before the ready marker (login prompt)",
-                pool,
-                |s| s,
-            );
-        }
-        if self.calling_open {
-            let _ = w.next_text(pool, 128).write_fmt(format_args!(
-                "initcall {} was called but never returned in this log",
-                self.calling
-            ));
-        }
+        self.closing_warnings(hosted, bin);
         let (boot, sig) = done.next_slot();
         // What the slot held before (a boot handed back in place, or nothing): the parts
         // rebuilt from the bin go back to it, the lists rewritten below stay.
@@ -493,6 +473,32 @@ impl Builder {
         }
         if let Some(o) = self.printk_offset {
             boot.printk_offset_s = Some(round6(o - self.origin.unwrap_or(0.0)));
+        }
+    }
+
+    /// The closing warnings (no host stamps, no ready marker, an initcall never returned),
+    /// appended before the warnings are copied out. Warnings and errors are gathered in the
+    /// builder's slots, never in `boot`.
+    #[inline]
+    fn closing_warnings(&mut self, hosted: bool, bin: &mut Bin) {
+        debug_assert!(self.boot.warnings.is_empty() && self.boot.errors.is_empty());
+        let w = &mut self.warnings;
+        let pool = &mut bin.strings;
+        if !hosted {
+            w.push("no host timestamps: stage times come from the target's own clocks where it prints them", pool, |s| s);
+        }
+        if !self.boot.complete {
+            w.push(
+                "the log ends before the ready marker (login prompt)",
+                pool,
+                |s| s,
+            );
+        }
+        if self.calling_open {
+            let _ = w.next_text(pool, 128).write_fmt(format_args!(
+                "initcall {} was called but never returned in this log",
+                self.calling
+            ));
         }
     }
 

@@ -389,19 +389,7 @@ fn build_one(
         }
     }
     let config = std::fs::read_to_string(objs.join(".config"))?;
-    let limit = match config_number(&config, "SPL_SIZE_LIMIT") {
-        Some(l) if l > 0 => {
-            let s = r.read(Cmd::new(
-                &objs.join("tools/spl_size_limit").display().to_string(),
-            ))?;
-            Some(
-                s.trim()
-                    .parse::<u64>()
-                    .with_context(|| format!("tools/spl_size_limit printed {s:?}"))?,
-            )
-        }
-        _ => None,
-    };
+    let limit = spl_size_limit(r, &objs, &config)?;
     let spl = spl_limits::measure(&objs, &config, limit)?;
     if let Some(over) = spl.iter().flat_map(|s| &s.limits).find(|l| !l.ok()) {
         bail!(
@@ -473,4 +461,22 @@ fn build_one(
         dir.display()
     ));
     Ok(outcome)
+}
+
+/// The SPL size limit the build enforces (`CONFIG_SPL_SIZE_LIMIT`, as U-Boot's
+/// `tools/spl_size_limit` computes it), or none.
+fn spl_size_limit(r: &Runner, objs: &Path, config: &str) -> anyhow::Result<Option<u64>> {
+    Ok(match config_number(config, "SPL_SIZE_LIMIT") {
+        Some(l) if l > 0 => {
+            let s = r.read(Cmd::new(
+                &objs.join("tools/spl_size_limit").display().to_string(),
+            ))?;
+            Some(
+                s.trim()
+                    .parse::<u64>()
+                    .with_context(|| format!("tools/spl_size_limit printed {s:?}"))?,
+            )
+        }
+        _ => None,
+    })
 }
